@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Three layers, arrows pointing down only:
+//   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes)
+//   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
+//   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
+let package = Package(
+    name: "skan-mock",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "HTTPCore"),
+        .target(name: "SKANDomain"),
+        .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
+        .executableTarget(
+            name: "SKANMockCLI",
+            dependencies: [
+                "SKANMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // libcurl drives the integration tests only; nothing in Sources links it.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+        .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
+        .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "CCurl"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
