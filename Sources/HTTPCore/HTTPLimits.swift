@@ -1,0 +1,21 @@
+/// The bounds that keep one client from hurting the others. Each breach has its own status.
+public struct HTTPLimits: Sendable {
+    /// Longest request line (method, target, version) before `414 URI Too Long`.
+    public var maxRequestLineBytes = 8 * 1024
+    /// Largest header section (after the request line) before `431`.
+    public var maxHeaderBytes = 16 * 1024
+    /// Most header lines before `431`.
+    public var maxHeaderCount = 100
+    /// Largest request body, however it is framed, before `413`.
+    public var maxBodyBytes = 1024 * 1024
+    /// Time from the first byte of a request to the end of its headers before `408` and close.
+    public var headerTimeoutSeconds: Double = 10
+    /// Time a keep-alive connection may sit between requests before it is closed.
+    public var idleTimeoutSeconds: Double = 30
+    /// Time a response may wait for a client that stopped reading before the connection is dropped.
+    public var writeTimeoutSeconds: Double = 30
+    /// Open connections beyond which new ones get `503` and are closed.
+    public var maxConnections = 1024
+
+    public init() {}
+}

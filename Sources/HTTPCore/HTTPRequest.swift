@@ -1,0 +1,52 @@
+/// One parsed request: the head as the client sent it, and its whole body (de-chunked).
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request-target exactly as sent, e.g. `/api/v1/conversion_value?a=1`.
+    public var target: String
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The peer as `address:port` (`[v6]:port` for IPv6); set by the connection, empty in unit tests.
+    public var remoteAddress: String
+
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http11,
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = ""
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The target up to the `?`, still percent-encoded.
+    public var path: Substring {
+        if let mark = target.firstIndex(of: "?") { return target[..<mark] }
+        return target[...]
+    }
+
+    /// The raw query string after the `?` (empty when there is none).
+    public var query: Substring {
+        if let mark = target.firstIndex(of: "?") { return target[target.index(after: mark)...] }
+        return ""
+    }
+
+    /// Whether the connection stays open after this exchange (RFC 9112 §9.3): HTTP/1.1 unless
+    /// `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`.
+    public var keepAlive: Bool {
+        if version == .http11 { return !headers.containsToken("close", in: "Connection") }
+        return headers.containsToken("keep-alive", in: "Connection")
+    }
+}
+
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
+    public let major: Int
+    public let minor: Int
+
+    public static let http10 = HTTPVersion(major: 1, minor: 0)
+    public static let http11 = HTTPVersion(major: 1, minor: 1)
+
+    public var description: String { "HTTP/\(major).\(minor)" }
+}

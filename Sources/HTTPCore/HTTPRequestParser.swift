@@ -1,0 +1,294 @@
+/// An incremental HTTP/1.1 request parser: bytes in, whole requests (or one error with its status) out.
+///
+/// It does no I/O and keeps no clock, so every framing rule and limit is unit-testable by feeding it
+/// bytes in any split. Strict by design (RFC 9112): a mock that accepts what a real server would
+/// reject hides client bugs, and lenient framing is where request smuggling lives. After an error the
+/// parser stays failed; the connection answers with the error's status and closes.
+public struct HTTPRequestParser: Sendable {
+    public let limits: HTTPLimits
+
+    private var buffer: [UInt8] = []
+    /// First byte of the message being parsed; everything before it is consumed.
+    private var start = 0
+    /// Where the search for the end of the head resumes, so each byte is looked at once.
+    private var scanIndex = 0
+    /// Index of the CR ending the request line, once seen.
+    private var requestLineEnd: Int?
+    private var state: State = .head
+    private var continueRequested = false
+
+    private enum State: Sendable {
+        case head
+        case fixedBody(HTTPRequest, remaining: Int)
+        case chunked(HTTPRequest, ChunkedBodyDecoder)
+        case failed(HTTPParseError)
+    }
+
+    public init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+    }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Bytes received that are not yet part of a returned request. A connection with some is in the
+    /// middle of a request (the header timeout applies), one without is idle.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// Whether a request's headers are complete and its body is still coming.
+    public var isReadingBody: Bool {
+        switch state {
+        case .fixedBody, .chunked: return true
+        case .head, .failed: return false
+        }
+    }
+
+    /// True once after a head with `Expect: 100-continue` whose body has not arrived yet: the
+    /// connection should send `100 Continue` so clients like curl don't wait a second for it.
+    public mutating func takeContinueRequest() -> Bool {
+        defer { continueRequested = false }
+        return continueRequested
+    }
+
+    /// The next complete request, nil when more bytes are needed, or the error that ends the connection.
+    public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+        do {
+            return try step()
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private mutating func step() throws(HTTPParseError) -> HTTPRequest? {
+        switch state {
+        case .failed(let error):
+            throw error
+        case .head:
+            guard let headEnd = try scanForEndOfHead() else { return nil }
+            let (request, framing) = try parseHead(upTo: headEnd)
+            start = headEnd
+            requestLineEnd = nil
+            switch framing {
+            case .none:
+                return finish(request)
+            case .length(let length):
+                state = .fixedBody(request, remaining: length)
+                continueRequested = request.expectsContinue && buffer.count - start < length
+            case .chunked:
+                state = .chunked(request, ChunkedDecoderFactory.make(at: start))
+                continueRequested = request.expectsContinue && buffer.count == start
+            }
+            return try step()
+        case .fixedBody(var request, let remaining):
+            guard buffer.count - start >= remaining else { return nil }
+            request.body = Array(buffer[start..<(start + remaining)])
+            start += remaining
+            return finish(request)
+        case .chunked(var request, var decoder):
+            let done = try decoder.decode(buffer, limits: limits)
+            guard done else {
+                state = .chunked(request, decoder)
+                return nil
+            }
+            request.body = decoder.body
+            start = decoder.cursor
+            return finish(request)
+        }
+    }
+
+    private mutating func finish(_ request: HTTPRequest) -> HTTPRequest {
+        state = .head
+        continueRequested = false
+        compact()
+        return request
+    }
+
+    /// Drops consumed bytes; cheap when the buffer is drained, as it is after most requests.
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        } else if start >= 16 * 1024 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        scanIndex = start
+    }
+
+    // MARK: - Head
+
+    /// Finds the CRLF CRLF that ends the head, rejecting bare LF at once (waiting for a terminator
+    /// that will never come would turn a bad client into a slow one) and enforcing the size limits
+    /// while the head is still incomplete.
+    private mutating func scanForEndOfHead() throws(HTTPParseError) -> Int? {
+        // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request line.
+        while scanIndex == start, buffer.count - start >= 2,
+              buffer[start] == ASCII.cr, buffer[start + 1] == ASCII.lf {
+            start += 2
+            scanIndex = start
+        }
+        let end = buffer.count
+        var index = scanIndex
+        let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            while index < end {
+                if bytes[index] == ASCII.lf {
+                    if index == start || bytes[index - 1] != ASCII.cr { return -1 }
+                    if requestLineEnd == nil { requestLineEnd = index - 1 }
+                    if index - 3 >= start, bytes[index - 2] == ASCII.lf, bytes[index - 3] == ASCII.cr {
+                        return index + 1
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+        if found == -1 { throw .malformed("line ends in a bare LF; HTTP/1.1 requires CRLF") }
+        scanIndex = index
+        let lineLimit = limits.maxRequestLineBytes
+        if let lineEnd = requestLineEnd {
+            if lineEnd - start > lineLimit {
+                throw HTTPParseError(.uriTooLong, "request line longer than \(lineLimit) bytes")
+            }
+            let headerBytes = (found ?? end) - (lineEnd + 2)
+            if headerBytes > limits.maxHeaderBytes + 2 {
+                throw HTTPParseError(.headersTooLarge, "headers larger than \(limits.maxHeaderBytes) bytes")
+            }
+        } else if end - start > lineLimit {
+            throw HTTPParseError(.uriTooLong, "request line longer than \(lineLimit) bytes")
+        }
+        return found
+    }
+
+    private enum Framing { case none, length(Int), chunked }
+
+    private func parseHead(upTo headEnd: Int) throws(HTTPParseError) -> (HTTPRequest, Framing) {
+        guard let lineEnd = requestLineEnd else { throw .malformed("missing request line") }
+        var request = try parseRequestLine(start..<lineEnd)
+
+        var headers = HTTPHeaders()
+        var lineStart = lineEnd + 2
+        let headersEnd = headEnd - 2
+        while lineStart < headersEnd {
+            var crIndex = lineStart
+            while buffer[crIndex] != ASCII.cr { crIndex += 1 }
+            if headers.count == limits.maxHeaderCount {
+                throw HTTPParseError(.headersTooLarge, "more than \(limits.maxHeaderCount) header fields")
+            }
+            let field = try HeaderLine.parse(buffer, lineStart..<crIndex)
+            headers.add(field.name, field.value)
+            lineStart = crIndex + 2
+            if buffer[crIndex + 1] != ASCII.lf { throw .malformed("CR without LF in header section") }
+        }
+        request.headers = headers
+        return (request, try framing(of: request))
+    }
+
+    private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
+        guard let firstSpace = buffer[range].firstIndex(of: ASCII.space),
+              let secondSpace = buffer[(firstSpace + 1)..<range.upperBound].firstIndex(of: ASCII.space)
+        else { throw .malformed("request line is not 'METHOD target HTTP/1.1'") }
+
+        let methodBytes = buffer[range.lowerBound..<firstSpace]
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(ASCII.isToken) else {
+            throw .malformed("invalid method")
+        }
+        let targetBytes = buffer[(firstSpace + 1)..<secondSpace]
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy(ASCII.isTargetByte) else {
+            throw .malformed("invalid request target")
+        }
+        let version = try parseVersion(buffer[(secondSpace + 1)..<range.upperBound])
+        var target = String(decoding: targetBytes, as: UTF8.self)
+        if !target.hasPrefix("/") && target != "*" {
+            target = try originForm(ofAbsolute: target)
+        }
+        return HTTPRequest(
+            method: HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self)),
+            target: target, version: version
+        )
+    }
+
+    /// `http://host/path?q` (absolute-form, sent through proxies) routes like `/path?q`.
+    private func originForm(ofAbsolute target: String) throws(HTTPParseError) -> String {
+        for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
+            let rest = target.dropFirst(scheme.count)
+            guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+            let tail = String(rest[slash...])
+            return tail.hasPrefix("?") ? "/" + tail : tail
+        }
+        throw .malformed("request target must start with '/'")
+    }
+
+    private func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
+        let text = Array(bytes)
+        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), text[6] == UInt8(ascii: "."),
+              let major = ASCII.digit(text[5]), let minor = ASCII.digit(text[7])
+        else { throw .malformed("invalid HTTP version") }
+        guard major == 1 else {
+            throw HTTPParseError(.versionNotSupported, "only HTTP/1.x is supported")
+        }
+        return minor == 0 ? .http10 : .http11
+    }
+
+    /// How the body is delimited (RFC 9112 §6.3), rejecting every ambiguous combination.
+    private func framing(of request: HTTPRequest) throws(HTTPParseError) -> Framing {
+        let hosts = request.headers.values(for: "Host")
+        if hosts.count > 1 { throw .malformed("more than one Host header") }
+        if request.version == .http11 && hosts.isEmpty { throw .malformed("HTTP/1.1 request without Host") }
+
+        let transferEncodings = request.headers.values(for: "Transfer-Encoding")
+        let contentLengths = request.headers.values(for: "Content-Length")
+        if !transferEncodings.isEmpty {
+            if !contentLengths.isEmpty { throw .malformed("both Content-Length and Transfer-Encoding") }
+            if request.version == .http10 { throw .malformed("Transfer-Encoding in an HTTP/1.0 request") }
+            let codings = transferEncodings
+                .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingASCIIWhitespace().lowercased() }
+            guard codings.last == "chunked" else {
+                throw .malformed("Transfer-Encoding must end with chunked")
+            }
+            guard codings.count == 1 else {
+                throw HTTPParseError(.notImplemented, "only the chunked transfer coding is supported")
+            }
+            return .chunked
+        }
+        guard !contentLengths.isEmpty else { return .none }
+        var length: Int?
+        for field in contentLengths {
+            for part in field.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = part.trimmingASCIIWhitespace()
+                guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy({ ASCII.digit($0) != nil }),
+                      let value = Int(digits)
+                else { throw .malformed("invalid Content-Length") }
+                if let seen = length, seen != value { throw .malformed("conflicting Content-Length values") }
+                length = value
+            }
+        }
+        let bodyLength = length ?? 0
+        if bodyLength > limits.maxBodyBytes {
+            throw HTTPParseError(.payloadTooLarge, "body larger than \(limits.maxBodyBytes) bytes")
+        }
+        return bodyLength == 0 ? .none : .length(bodyLength)
+    }
+}
+
+extension HTTPRequest {
+    var expectsContinue: Bool { headers.containsToken("100-continue", in: "Expect") }
+}
+
+extension ASCII {
+    @inline(__always)
+    static func digit(_ byte: UInt8) -> Int? {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+}
+
+/// Keeps the decoder's construction next to the parser without widening its initialiser.
+enum ChunkedDecoderFactory {
+    static func make(at cursor: Int) -> ChunkedBodyDecoder { ChunkedBodyDecoder(cursor: cursor) }
+}
