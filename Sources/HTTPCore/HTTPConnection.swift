@@ -1,0 +1,370 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One accepted socket: reads requests, hands them to the responder one at a time, and writes the
+/// answers back in order.
+///
+/// Every mutable field is touched only on `queue`, a serial queue of its own; that confinement is
+/// what `@unchecked Sendable` stands for here. Following the libdispatch rules that bite on Linux,
+/// the read source is created once and only suspended or resumed, the write source likewise, and
+/// the descriptor is closed only after both sources' cancel handlers have run.
+final class HTTPConnection: @unchecked Sendable {
+    let id: Int
+    let queue: DispatchQueue
+    private let fd: Int32
+    private let remoteAddress: String
+    private let responder: any HTTPResponder
+    private let limits: HTTPLimits
+    private let onClose: @Sendable (HTTPConnection) -> Void
+
+    private var parser: HTTPRequestParser
+    private var timeouts: ConnectionTimeouts
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var readSuspended = false
+    private var writeActive = false
+    private var sourcesToCancel = 0
+
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    /// The request whose answer we wait for: its sequence number, whether it was HEAD, and keep-alive.
+    private var pending: (sequence: Int, isHead: Bool, keepAlive: Bool)?
+    private var sequence = 0
+    private var processing = false
+    private var peerClosedInput = false
+    private var closeAfterFlush = false
+    private var shuttingDown = false
+    private var state: State = .open
+
+    private enum State { case open, draining, closed }
+
+    /// Output we let pile up (a client pipelining without reading) before we stop taking requests.
+    private static let maxPendingOutput = 1024 * 1024
+    private static let readChunk = 16 * 1024
+
+    init(
+        id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
+        targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
+    ) {
+        self.id = id
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.responder = responder
+        self.limits = limits
+        self.onClose = onClose
+        queue = DispatchQueue(label: "skan-mock.http.connection", target: targetQueue)
+        parser = HTTPRequestParser(limits: limits)
+        timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
+    }
+
+    /// Creates the read source and starts reading. Called once, right after accept.
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [unowned self] in self.readable() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        sourcesToCancel += 1
+        readSource = source
+        source.resume()
+    }
+
+    // MARK: - Reading
+
+    private func readable() {
+        switch state {
+        case .closed:
+            return
+        case .draining:
+            drainInput()
+            return
+        case .open:
+            break
+        }
+        if pending != nil || pendingOutputCount >= Self.maxPendingOutput {
+            suspendReading()
+            return
+        }
+        let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
+            guard let base = buffer.baseAddress else { return .wouldBlock }
+            while true {
+                let count = read(fd, base, Self.readChunk)
+                if count > 0 {
+                    parser.append(UnsafeRawBufferPointer(start: base, count: count))
+                    if count < Self.readChunk { return .data }
+                    continue
+                }
+                if count == 0 { return .endOfFile }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .data
+                default: return .failed
+                }
+            }
+        }
+        switch result {
+        case .failed:
+            close()
+            return
+        case .endOfFile:
+            peerClosedInput = true
+            suspendReading()
+        case .data, .wouldBlock:
+            break
+        }
+        processRequests()
+        if peerClosedInput && pending == nil && pendingOutputCount == 0 && state == .open {
+            close()
+        }
+    }
+
+    private enum ReadResult { case data, endOfFile, wouldBlock, failed }
+
+    // MARK: - Requests
+
+    /// Hands buffered requests to the responder one at a time while answers come inline, then
+    /// writes every answer gathered in one go.
+    private func processRequests() {
+        guard !processing else { return }
+        processing = true
+        defer { processing = false }
+
+        while state == .open && pending == nil && !closeAfterFlush && pendingOutputCount < Self.maxPendingOutput {
+            let request: HTTPRequest
+            do {
+                guard let next = try parser.next() else {
+                    if parser.takeContinueRequest() {
+                        outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                    }
+                    break
+                }
+                request = next
+            } catch {
+                queueFinalResponse(.jsonError(error.reason, status: error.status))
+                break
+            }
+            dispatch(request)
+        }
+        flush()
+        updatePhase()
+        updateReadInterest()
+    }
+
+    private func dispatch(_ incoming: HTTPRequest) {
+        var request = incoming
+        request.remoteAddress = remoteAddress
+        sequence += 1
+        let mine = sequence
+        pending = (mine, request.method == .head, request.keepAlive && !shuttingDown)
+        timeouts.enter(.responding, at: Self.now())
+        let slot = ResponseSlot { [self] outcome in
+            self.queue.async { self.complete(mine, outcome) }
+        }
+        responder.respond(to: request, writer: slot.writer)
+        if let outcome = slot.takeInlineOutcome() { complete(mine, outcome) }
+    }
+
+    private func complete(_ sequence: Int, _ outcome: HTTPResponseWriter.Outcome) {
+        guard state == .open, let current = pending, current.sequence == sequence else { return }
+        pending = nil
+        switch outcome {
+        case .response(let response):
+            let keepAlive = current.keepAlive && !shuttingDown
+            response.serialize(into: &outbound, includeBody: !current.isHead, closeConnection: !keepAlive)
+            if !keepAlive { closeAfterFlush = true }
+        case .dropConnection:
+            close()
+            return
+        }
+        if !processing { processRequests() }
+    }
+
+    /// Queues a last answer (an error or a timeout) and closes once it is written.
+    private func queueFinalResponse(_ response: HTTPResponse) {
+        response.serialize(into: &outbound, includeBody: true, closeConnection: true)
+        closeAfterFlush = true
+    }
+
+    // MARK: - Writing
+
+    private var pendingOutputCount: Int { outbound.count - outboundOffset }
+
+    private func flush() {
+        guard state != .closed else { return }
+        while outboundOffset < outbound.count {
+            let written = outbound.withUnsafeBytes { bytes in
+                send(fd, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset, Int32(MSG_NOSIGNAL))
+            }
+            if written >= 0 {
+                outboundOffset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                enableWriteSource()
+                return
+            default:
+                close()
+                return
+            }
+        }
+        if outbound.capacity > 64 * 1024 {
+            outbound = []
+        } else {
+            outbound.removeAll(keepingCapacity: true)
+        }
+        outboundOffset = 0
+        disableWriteSource()
+        if closeAfterFlush && state == .open { beginDrainingClose() }
+    }
+
+    private func writable() {
+        guard state != .closed else { return }
+        flush()
+        if pendingOutputCount == 0 && state == .open { processRequests() }
+    }
+
+    private func enableWriteSource() {
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [unowned self] in self.writable() }
+            source.setCancelHandler { [self] in self.sourceCancelled() }
+            sourcesToCancel += 1
+            writeSource = source
+        }
+        if !writeActive {
+            writeActive = true
+            writeSource?.resume()
+        }
+        timeouts.enter(.writing, at: Self.now())
+    }
+
+    private func disableWriteSource() {
+        if writeActive {
+            writeActive = false
+            writeSource?.suspend()
+        }
+    }
+
+    // MARK: - Flow control and deadlines
+
+    private func updateReadInterest() {
+        let wanted = state != .closed && !peerClosedInput && pending == nil
+            && pendingOutputCount < Self.maxPendingOutput && !closeAfterFlush
+        if wanted && readSuspended {
+            readSuspended = false
+            readSource?.resume()
+        } else if !wanted && state == .open {
+            suspendReading()
+        }
+    }
+
+    private func suspendReading() {
+        if !readSuspended {
+            readSuspended = true
+            readSource?.suspend()
+        }
+    }
+
+    private func resumeReading() {
+        if readSuspended {
+            readSuspended = false
+            readSource?.resume()
+        }
+    }
+
+    private func updatePhase() {
+        guard state == .open else { return }
+        let now = Self.now()
+        if pending != nil {
+            timeouts.enter(.responding, at: now)
+        } else if pendingOutputCount > 0 {
+            timeouts.enter(.writing, at: now)
+        } else if parser.isReadingBody {
+            timeouts.enter(.readingBody, at: now)
+        } else if parser.bufferedByteCount > 0 {
+            timeouts.enter(.readingHead, at: now)
+        } else {
+            timeouts.enter(.idle, at: now)
+        }
+    }
+
+    /// Called about once a second by the server's sweep.
+    func checkDeadline(now: Double) {
+        guard state != .closed, let action = timeouts.action(at: now) else { return }
+        switch action {
+        case .close:
+            close()
+        case .requestTimeout:
+            guard pending == nil else { return }
+            queueFinalResponse(.jsonError("request not received in time", status: .requestTimeout))
+            flush()
+        }
+    }
+
+    /// The server is stopping: idle connections close now, busy ones after their current answer.
+    func beginShutdown() {
+        guard state == .open else { return }
+        shuttingDown = true
+        if pending == nil && pendingOutputCount == 0 && parser.bufferedByteCount == 0 {
+            close()
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Shuts our side, then reads and discards until the client closes (or two seconds pass), so
+    /// that our last answer is not destroyed by a reset for unread bytes.
+    private func beginDrainingClose() {
+        state = .draining
+        shutdown(fd, Int32(SHUT_WR))
+        timeouts.enter(.draining, at: Self.now())
+        resumeReading()
+    }
+
+    private func drainInput() {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &scratch, scratch.count)
+            if count > 0 { continue }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            close()
+            return
+        }
+    }
+
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        pending = nil
+        if readSuspended {
+            readSuspended = false
+            readSource?.resume()
+        }
+        readSource?.cancel()
+        if let writeSource {
+            if !writeActive {
+                writeActive = true
+                writeSource.resume()
+            }
+            writeSource.cancel()
+        }
+        onClose(self)
+    }
+
+    private func sourceCancelled() {
+        sourcesToCancel -= 1
+        if sourcesToCancel == 0 {
+            Glibc.close(fd)
+            readSource = nil
+            writeSource = nil
+        }
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The listening socket, its accept source and the deadline sweep; every field is touched only on
+/// the accept queue (hence `@unchecked Sendable`). Accepting does nothing else: each socket is
+/// handed to `admit` at once.
+final class HTTPListener: @unchecked Sendable {
+    private let fd: Int32
+    private let queue: DispatchQueue
+    private let admit: @Sendable (Int32, String) -> Void
+    private let sweep: @Sendable () -> Void
+    private var source: DispatchSourceRead?
+    private var timer: DispatchSourceTimer?
+    private var paused = false
+
+    init(fd: Int32, queue: DispatchQueue, admit: @escaping @Sendable (Int32, String) -> Void, sweep: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        self.queue = queue
+        self.admit = admit
+        self.sweep = sweep
+    }
+
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [unowned self] in self.acceptPending() }
+        source.setCancelHandler { [fd] in _ = Glibc.close(fd) }
+        self.source = source
+        source.resume()
+
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.5, leeway: .milliseconds(100))
+        timer.setEventHandler { [sweep] in sweep() }
+        self.timer = timer
+        timer.resume()
+    }
+
+    func stop() {
+        if paused {
+            paused = false
+            source?.resume()
+        }
+        source?.cancel()
+        timer?.cancel()
+        source = nil
+        timer = nil
+    }
+
+    private func acceptPending() {
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
+            }
+            if client < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO, EPERM:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory: the connection stays queued in the backlog.
+                    // Pause so the level-triggered source does not spin, then try again.
+                    pause(for: .milliseconds(100))
+                    return
+                default:
+                    return  // EAGAIN: nothing left to accept; anything else: next event retries.
+                }
+            }
+            Socket.setNonBlocking(client)
+            Socket.setCloseOnExec(client)
+            admit(client, Socket.describe(storage))
+        }
+    }
+
+    private func pause(for delay: DispatchTimeInterval) {
+        guard !paused, let source else { return }
+        paused = true
+        source.suspend()
+        queue.asyncAfter(deadline: .now() + delay) { [self] in
+            if paused {
+                paused = false
+                self.source?.resume()
+            }
+        }
+    }
+}

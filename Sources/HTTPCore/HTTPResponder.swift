@@ -1,0 +1,83 @@
+import Synchronization
+
+/// Whatever answers requests. Called on the connection's queue; it may answer at once (the fast
+/// path: no hop, no allocation beyond the response) or later from any thread (a delayed fault),
+/// and the connection keeps pipelined answers in order either way.
+public protocol HTTPResponder: Sendable {
+    func respond(to request: HTTPRequest, writer: HTTPResponseWriter)
+}
+
+/// How a handler ends an exchange: with a response, or by dropping the connection unanswered (so
+/// tests can exercise a client's network-error path). The first call wins; later ones are ignored.
+public struct HTTPResponseWriter: Sendable {
+    enum Outcome: Sendable {
+        case response(HTTPResponse)
+        case dropConnection
+    }
+
+    private let deliver: @Sendable (Outcome) -> Void
+
+    init(deliver: @escaping @Sendable (Outcome) -> Void) { self.deliver = deliver }
+
+    public func send(_ response: HTTPResponse) { deliver(.response(response)) }
+
+    public func dropConnection() { deliver(.dropConnection) }
+
+    /// A writer that hands the outcome to `body`; for unit-testing responders without sockets.
+    public static func capturing(_ body: @escaping @Sendable (HTTPResponse?) -> Void) -> HTTPResponseWriter {
+        HTTPResponseWriter { outcome in
+            switch outcome {
+            case .response(let response): body(response)
+            case .dropConnection: body(nil)
+            }
+        }
+    }
+}
+
+/// Where one exchange's outcome lands. While the responder is still running on the connection's
+/// queue the outcome is parked here and picked up inline; once the responder has returned without
+/// answering, the outcome is posted to the connection's queue instead.
+final class ResponseSlot: Sendable {
+    private enum State {
+        case responding
+        case filled(HTTPResponseWriter.Outcome)
+        case detached
+        case done
+    }
+
+    private let state = Mutex(State.responding)
+    private let post: @Sendable (HTTPResponseWriter.Outcome) -> Void
+
+    init(post: @escaping @Sendable (HTTPResponseWriter.Outcome) -> Void) { self.post = post }
+
+    var writer: HTTPResponseWriter { HTTPResponseWriter { self.deliver($0) } }
+
+    private func deliver(_ outcome: HTTPResponseWriter.Outcome) {
+        let postNow = state.withLock { state -> Bool in
+            switch state {
+            case .responding:
+                state = .filled(outcome)
+                return false
+            case .detached:
+                state = .done
+                return true
+            case .filled, .done:
+                return false
+            }
+        }
+        if postNow { post(outcome) }
+    }
+
+    /// Called once the responder returns: the outcome if it answered inline, else nil (and any
+    /// later answer is posted).
+    func takeInlineOutcome() -> HTTPResponseWriter.Outcome? {
+        state.withLock { state in
+            if case .filled(let outcome) = state {
+                state = .done
+                return outcome
+            }
+            state = .detached
+            return nil
+        }
+    }
+}

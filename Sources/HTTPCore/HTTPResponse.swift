@@ -1,0 +1,67 @@
+/// A response to write. `Content-Length` and `Connection` are the connection's business: it sets
+/// them from the body and the keep-alive decision, so handlers cannot get framing wrong.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response: the body is sent as given, with `Content-Type: application/json`.
+    public static func json(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    public static func json(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        json(Array(body.utf8), status: status)
+    }
+
+    /// `{"status":"error","reason":"..."}`, the shape every error takes in this service.
+    public static func jsonError(_ reason: String, status: HTTPStatus) -> HTTPResponse {
+        json("{\"status\":\"error\",\"reason\":\(JSONString.quoted(reason))}", status: status)
+    }
+
+    /// Appends the wire form to `buffer`: one contiguous write per response, or per batch of
+    /// pipelined responses, so a small answer costs one `send`.
+    func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
+        buffer.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        for field in headers
+        where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
+            buffer.append(contentsOf: field.name.utf8)
+            buffer.append(contentsOf: ": ".utf8)
+            buffer.append(contentsOf: field.value.utf8)
+            buffer.append(contentsOf: "\r\n".utf8)
+        }
+        if status.code >= 200 && status.code != 204 && status.code != 304 {
+            buffer.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+        }
+        if closeConnection { buffer.append(contentsOf: "Connection: close\r\n".utf8) }
+        buffer.append(contentsOf: "\r\n".utf8)
+        if includeBody { buffer.append(contentsOf: body) }
+    }
+}
+
+/// The one JSON operation the HTTP layer needs: quoting a reason string for an error body.
+enum JSONString {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

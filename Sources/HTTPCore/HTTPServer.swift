@@ -1,0 +1,153 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on POSIX sockets and Dispatch. No thread per connection: each connection is
+/// a serial queue over a shared pool, woken by dispatch sources. The accept path only accepts and
+/// hands the socket over; every error `accept` can return is survived.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var limits: HTTPLimits
+        public var backlog: Int32
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024) {
+            self.host = host
+            self.port = port
+            self.limits = limits
+            self.backlog = backlog
+        }
+    }
+
+    public let configuration: Configuration
+    private let responder: any HTTPResponder
+    private let acceptQueue = DispatchQueue(label: "skan-mock.http.accept")
+    private let connectionQueue = DispatchQueue(label: "skan-mock.http.connections", qos: .userInitiated, attributes: .concurrent)
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var listener: HTTPListener?
+        var port = 0
+        var connections: [Int: HTTPConnection] = [:]
+        var nextConnectionID = 0
+        var stopping = false
+    }
+
+    /// The canned answer for connections past the limit: built once, sent without parsing anything.
+    private static let overloadedResponse: [UInt8] = {
+        var bytes: [UInt8] = []
+        HTTPResponse.jsonError("too many connections", status: .serviceUnavailable)
+            .serialize(into: &bytes, includeBody: true, closeConnection: true)
+        return bytes
+    }()
+
+    public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    /// Binds, listens and starts accepting. Returns once the socket is listening.
+    public func start() throws(HTTPServerError) {
+        Socket.ignoreSIGPIPE
+        let fd = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        let listener = HTTPListener(fd: fd, queue: acceptQueue) { [weak self] fd, remote in
+            self?.admit(fd, remote: remote)
+        } sweep: { [weak self] in
+            self?.sweepDeadlines()
+        }
+        let started = state.withLock { state -> Bool in
+            guard state.listener == nil && !state.stopping else { return false }
+            state.listener = listener
+            state.port = Socket.localPort(fd)
+            return true
+        }
+        guard started else {
+            Glibc.close(fd)
+            throw .alreadyStarted
+        }
+        acceptQueue.async { listener.start() }
+    }
+
+    /// The port actually bound (useful after asking for port 0).
+    public var port: Int { state.withLock { $0.port } }
+
+    public var openConnections: Int { state.withLock { $0.connections.count } }
+
+    // MARK: - Accepting
+
+    private func admit(_ fd: Int32, remote: String) {
+        let limits = configuration.limits
+        let connection: HTTPConnection? = state.withLock { state in
+            guard !state.stopping, state.connections.count < limits.maxConnections else { return nil }
+            state.nextConnectionID += 1
+            let connection = HTTPConnection(
+                id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
+                targetQueue: connectionQueue, now: HTTPConnection.now(),
+                onClose: { [weak self] closed in self?.forget(closed) }
+            )
+            state.connections[connection.id] = connection
+            return connection
+        }
+        guard let connection else {
+            refuse(fd)
+            return
+        }
+        Socket.setNoDelay(fd)
+        connection.queue.async { connection.start() }
+    }
+
+    /// Past the connection limit: a canned 503, our side shut, and the socket closed shortly after
+    /// so that the client's request bytes are read and the 503 is not lost to a reset.
+    private func refuse(_ fd: Int32) {
+        _ = Self.overloadedResponse.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        acceptQueue.asyncAfter(deadline: .now() + .milliseconds(200)) {
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while read(fd, &scratch, scratch.count) > 0 {}
+            Glibc.close(fd)
+        }
+    }
+
+    private func forget(_ connection: HTTPConnection) {
+        _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
+    }
+
+    private func sweepDeadlines() {
+        let now = HTTPConnection.now()
+        let connections = state.withLock { Array($0.connections.values) }
+        for connection in connections {
+            connection.queue.async { connection.checkDeadline(now: now) }
+        }
+    }
+
+    // MARK: - Stopping
+
+    /// Stops accepting, lets requests in flight finish (their answers carry `Connection: close`),
+    /// closes idle connections, and returns when all are closed or `gracePeriod` has passed, after
+    /// which the stragglers are closed. Blocks the caller; never call it from a connection's queue.
+    public func shutdown(gracePeriod: Double = 5) {
+        let (listener, connections) = state.withLock { state in
+            state.stopping = true
+            let taken = (state.listener, Array(state.connections.values))
+            state.listener = nil
+            return taken
+        }
+        if let listener { acceptQueue.sync { listener.stop() } }
+        for connection in connections {
+            connection.queue.async { connection.beginShutdown() }
+        }
+        let deadline = HTTPConnection.now() + gracePeriod
+        while openConnections > 0 && HTTPConnection.now() < deadline {
+            usleep(5_000)
+        }
+        let stragglers = state.withLock { Array($0.connections.values) }
+        for connection in stragglers {
+            connection.queue.sync { connection.close() }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import HTTPCore
+
+@Suite("ConnectionTimeouts")
+struct ConnectionTimeoutsTests {
+    private let limits = HTTPLimits.Timeouts(header: 10, idle: 30, write: 30)
+
+    @Test func closesAnIdleConnectionAfterTheIdleTimeout() {
+        let timeouts = ConnectionTimeouts(limits: limits, now: 100)
+        #expect(timeouts.action(at: 129.9) == nil)
+        #expect(timeouts.action(at: 130) == .close)
+    }
+
+    @Test func answers408WhenTheHeadIsNotCompleteInTime() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.readingHead, at: 5)
+        // More bytes of the same head do not restart the clock: a trickle cannot outlast it.
+        timeouts.enter(.readingHead, at: 14)
+        #expect(timeouts.action(at: 14.9) == nil)
+        #expect(timeouts.action(at: 15) == .requestTimeout)
+    }
+
+    @Test func aBodyThatKeepsMovingIsNotCutOff() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.readingBody, at: 0)
+        timeouts.enter(.readingBody, at: 25)
+        #expect(timeouts.action(at: 50) == nil)
+        #expect(timeouts.action(at: 55) == .requestTimeout)
+    }
+
+    @Test func neverTimesOutWhileAHandlerOwnsTheRequest() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.responding, at: 0)
+        #expect(timeouts.action(at: 10_000) == nil)
+    }
+
+    @Test func dropsAClientThatStopsReading() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.writing, at: 1)
+        #expect(timeouts.action(at: 30.5) == nil)
+        #expect(timeouts.action(at: 31) == .close)
+    }
+
+    @Test func givesUpDrainingAfterTwoSeconds() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.draining, at: 3)
+        #expect(timeouts.action(at: 4.9) == nil)
+        #expect(timeouts.action(at: 5) == .close)
+    }
+
+    @Test func aNewRequestRestartsTheClock() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.responding, at: 20)
+        timeouts.enter(.idle, at: 25)
+        #expect(timeouts.action(at: 54) == nil)
+        #expect(timeouts.action(at: 55) == .close)
+    }
+}
