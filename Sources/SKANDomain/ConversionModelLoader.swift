@@ -1,0 +1,364 @@
+extension ConversionModel {
+    /// Loads and checks a model file. `source` names the file in error messages. Every problem that
+    /// can be found is collected, so one run of `skan-mock validate` shows them all; the error's
+    /// description leads with the first.
+    public static func parse(bytes: [UInt8], source: String) throws(ModelError) -> ConversionModel {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw ModelError(file: source, problems: [ModelProblem(path: "$", reason: error.description)])
+        }
+        return try parse(json: json, source: source)
+    }
+
+    public static func parse(text: String, source: String) throws(ModelError) -> ConversionModel {
+        try parse(bytes: Array(text.utf8), source: source)
+    }
+
+    public static func parse(json: JSONValue, source: String) throws(ModelError) -> ConversionModel {
+        var loader = ModelLoader()
+        let model = loader.model(json, source: source)
+        if let model, loader.problems.isEmpty { return model }
+        throw ModelError(file: source, problems: loader.problems.isEmpty
+                         ? [ModelProblem(path: "$", reason: "invalid model")] : loader.problems)
+    }
+}
+
+/// Walks the model document, checking every key against the format described by
+/// `config/model.schema.json`. Unknown keys are errors so that a typo ("min_cout") is caught
+/// instead of silently meaning "no condition".
+struct ModelLoader {
+    var problems: [ModelProblem] = []
+
+    mutating func fail(_ path: String, _ reason: String) {
+        problems.append(ModelProblem(path: path, reason: reason))
+    }
+
+    func child(_ path: String, _ key: String) -> String {
+        let simple = !key.isEmpty && key.utf8.allSatisfy { b in
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
+        }
+        if simple { return "\(path).\(key)" }
+        return "\(path)[\(JSONValue.string(key))]"
+    }
+
+    /// The object's members by key, after rejecting duplicates and keys not in `allowed`.
+    mutating func object(_ value: JSONValue, _ path: String, allowed: [String]) -> [String: (JSONValue, String)]? {
+        guard case .object(let members) = value else {
+            fail(path, "expected an object, found \(value.typeName)")
+            return nil
+        }
+        var result: [String: (JSONValue, String)] = [:]
+        for member in members {
+            let memberPath = child(path, member.key)
+            if result[member.key] != nil {
+                fail(memberPath, "duplicate key \"\(member.key)\"")
+                continue
+            }
+            if !allowed.contains(member.key) {
+                var reason = "unknown key \"\(member.key)\""
+                if let guess = closest(member.key, in: allowed) { reason += " (did you mean \"\(guess)\"?)" }
+                reason += "; allowed here: \(allowed.filter { $0 != "$schema" }.joined(separator: ", "))"
+                fail(memberPath, reason)
+                continue
+            }
+            result[member.key] = (member.value, memberPath)
+        }
+        return result
+    }
+
+    mutating func integer(_ value: JSONValue, _ path: String, _ range: ClosedRange<Int64>, what: String = "an integer") -> Int64? {
+        guard let i = value.intValue else {
+            fail(path, "expected \(what) in \(range.lowerBound)...\(range.upperBound), found \(value.typeName) \(value)")
+            return nil
+        }
+        guard range.contains(i) else {
+            fail(path, "\(i) is outside \(range.lowerBound)...\(range.upperBound)")
+            return nil
+        }
+        return i
+    }
+
+    mutating func number(_ value: JSONValue, _ path: String, minimum: Double, exclusive: Bool) -> Double? {
+        guard let d = value.doubleValue else {
+            fail(path, "expected a number, found \(value.typeName) \(value)")
+            return nil
+        }
+        if exclusive ? d <= minimum : d < minimum {
+            fail(path, "\(value) must be \(exclusive ? "greater than" : "at least") \(JSONValue.double(minimum))")
+            return nil
+        }
+        return d
+    }
+
+    mutating func string(_ value: JSONValue, _ path: String) -> String? {
+        guard case .string(let s) = value else {
+            fail(path, "expected a string, found \(value.typeName) \(value)")
+            return nil
+        }
+        return s
+    }
+
+    mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
+        guard case .bool(let b) = value else {
+            fail(path, "expected true or false, found \(value.typeName) \(value)")
+            return nil
+        }
+        return b
+    }
+
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) -> E? where E.RawValue == String {
+        let options = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        guard case .string(let s) = value else {
+            fail(path, "expected \(options), found \(value.typeName) \(value)")
+            return nil
+        }
+        guard let e = E(rawValue: s) else {
+            fail(path, "\"\(s)\" is not one of \(options)")
+            return nil
+        }
+        return e
+    }
+
+    mutating func currencyCode(_ value: JSONValue, _ path: String) -> String? {
+        guard let s = string(value, path) else { return nil }
+        guard Revenue.isCurrencyCode(s) else {
+            fail(path, "\"\(s)\" is not a 3-letter upper-case currency code (ISO 4217, like USD)")
+            return nil
+        }
+        return s
+    }
+
+    // MARK: the document
+
+    mutating func model(_ json: JSONValue, source: String) -> ConversionModel? {
+        guard let top = object(json, "$", allowed: ["$schema", "name", "description", "currency", "skan3", "skan4", "s2s"]) else {
+            return nil
+        }
+        var model = ConversionModel(name: source, source: source, json: json)
+        if let (v, p) = top["name"], let s = string(v, p) {
+            if s.isEmpty { fail(p, "the name is empty") } else { model.name = s }
+        }
+        if let (v, p) = top["description"] { model.modelDescription = string(v, p) }
+        if let (v, p) = top["$schema"] { _ = string(v, p) }
+        if let (v, p) = top["currency"] { model.currency = currency(v, p) }
+        if let (v, p) = top["skan3"] { if let s = skan3(v, p) { model.skan3 = s } }
+        if let (v, p) = top["skan4"], let windows = object(v, p, allowed: ["p0", "p1", "p2"]) {
+            for n in 0..<3 {
+                if let (w, wp) = windows["p\(n)"] { model.skan4[n] = ruleTable(w, wp, context: .skan4(n)) }
+            }
+        }
+        if let (v, p) = top["s2s"], let s2s = object(v, p, allowed: ["launch", "evt"]) {
+            if let (b, bp) = s2s["launch"], let flag = bool(b, bp) { model.s2sLaunch = flag }
+            if let (b, bp) = s2s["evt"], let flag = bool(b, bp) { model.s2sEvent = flag }
+        }
+        return problems.isEmpty ? model : nil
+    }
+
+    mutating func currency(_ value: JSONValue, _ path: String) -> CurrencyRates {
+        var rates = CurrencyRates()
+        guard let o = object(value, path, allowed: ["base", "rates"]) else { return rates }
+        if let (v, p) = o["base"], let code = currencyCode(v, p) { rates.base = code }
+        if let (v, p) = o["rates"], case .object(let members) = v {
+            var seen = Set<String>()
+            for member in members {
+                let mp = child(p, member.key)
+                guard seen.insert(member.key).inserted else { fail(mp, "duplicate key \"\(member.key)\""); continue }
+                guard Revenue.isCurrencyCode(member.key) else {
+                    fail(mp, "\"\(member.key)\" is not a 3-letter upper-case currency code (ISO 4217, like USD)")
+                    continue
+                }
+                guard let r = number(member.value, mp, minimum: 0, exclusive: true) else { continue }
+                rates.rates[member.key] = r
+            }
+        } else if let (v, p) = o["rates"] {
+            fail(p, "expected an object of currency code to rate, found \(v.typeName)")
+        }
+        if let r = rates.rates[rates.base], r != 1 {
+            fail(child(child(path, "rates"), rates.base), "the base currency \(rates.base) must have rate 1 (or be left out)")
+        }
+        return rates
+    }
+
+    mutating func skan3(_ value: JSONValue, _ path: String) -> SKAN3Model? {
+        guard let o = object(value, path, allowed: ["mode", "max", "when_exhausted", "combine", "entries"]) else { return nil }
+        var mode = "increment"
+        if let (v, p) = o["mode"], let s = string(v, p) {
+            guard s == "increment" || s == "rules" else {
+                fail(p, "\"\(s)\" is not one of \"increment\" or \"rules\"")
+                return nil
+            }
+            mode = s
+        }
+        if mode == "increment" {
+            for key in ["combine", "entries"] where o[key] != nil {
+                fail(o[key]!.1, "\"\(key)\" belongs to \"mode\": \"rules\"; the increment mode takes max and when_exhausted")
+            }
+            var max: Int64 = 2
+            var exhausted = ExhaustedAnswer.empty
+            if let (v, p) = o["max"], let m = integer(v, p, 0...63) { max = m }
+            if let (v, p) = o["when_exhausted"], let e = choice(v, p, ExhaustedAnswer.self) { exhausted = e }
+            return .increment(max: max, whenExhausted: exhausted)
+        }
+        for key in ["max", "when_exhausted"] where o[key] != nil {
+            fail(o[key]!.1, "\"\(key)\" belongs to \"mode\": \"increment\"; rules take combine and entries")
+        }
+        var table = RuleTable(combine: .last, entries: [])
+        if let (v, p) = o["combine"], let c = choice(v, p, CombineMode.self) { table.combine = c }
+        if let (v, p) = o["entries"] {
+            table.entries = entries(v, p, context: .skan3)
+        } else {
+            fail(path, "\"mode\": \"rules\" needs \"entries\"")
+        }
+        return .rules(table)
+    }
+
+    enum TableContext: Equatable {
+        case skan3
+        case skan4(Int)
+    }
+
+    mutating func ruleTable(_ value: JSONValue, _ path: String, context: TableContext) -> RuleTable? {
+        guard let o = object(value, path, allowed: ["combine", "entries", "default"]) else { return nil }
+        var table = RuleTable(combine: .last, entries: [])
+        if let (v, p) = o["combine"], let c = choice(v, p, CombineMode.self) { table.combine = c }
+        if let (v, p) = o["entries"] {
+            table.entries = entries(v, p, context: context)
+        } else {
+            fail(path, "a window needs \"entries\" (an empty list is fine)")
+        }
+        if let (v, p) = o["default"] { table.defaultAnswer = entry(v, p, context: context, isDefault: true) }
+        return table
+    }
+
+    mutating func entries(_ value: JSONValue, _ path: String, context: TableContext) -> [ModelEntry] {
+        guard case .array(let items) = value else {
+            fail(path, "expected a list of entries, found \(value.typeName)")
+            return []
+        }
+        var result: [ModelEntry] = []
+        for (i, item) in items.enumerated() {
+            if let e = entry(item, "\(path)[\(i)]", context: context, isDefault: false) { result.append(e) }
+        }
+        return result
+    }
+
+    mutating func entry(_ value: JSONValue, _ path: String, context: TableContext, isDefault: Bool) -> ModelEntry? {
+        let allowed: [String]
+        switch context {
+        case .skan3: allowed = isDefault ? ["value"] : ["value", "when"]
+        case .skan4: allowed = isDefault ? ["fine", "coarse", "lock"] : ["fine", "coarse", "lock", "when"]
+        }
+        guard let o = object(value, path, allowed: allowed) else { return nil }
+        var e = ModelEntry()
+        switch context {
+        case .skan3:
+            if let (v, p) = o["value"] { e.fine = integer(v, p, 0...63, what: "a conversion value") } else {
+                fail(path, "a SKAN 3 entry needs \"value\" (0...63)")
+            }
+        case .skan4(let n):
+            if let (v, p) = o["fine"] {
+                if n == 0 {
+                    e.fine = integer(v, p, 0...63, what: "a fine value")
+                } else {
+                    fail(p, "fine values are ignored by iOS after p0 (p\(n) answers the device's current fine value); use coarse and lock")
+                }
+            }
+            if let (v, p) = o["coarse"] { e.coarse = coarse(v, p) }
+            if let (v, p) = o["lock"], let b = bool(v, p) { e.lock = b }
+            if o["fine"] == nil && o["coarse"] == nil && o["lock"] == nil {
+                fail(path, n == 0 ? "an entry must set fine, coarse or lock" : "an entry must set coarse or lock")
+            }
+        }
+        if let (v, p) = o["when"] { e.when = condition(v, p, context: context) }
+        return e
+    }
+
+    mutating func coarse(_ value: JSONValue, _ path: String) -> Int64? {
+        if case .string(let s) = value {
+            switch s {
+            case "low": return 0
+            case "medium": return 1
+            case "high": return 2
+            default:
+                fail(path, "\"\(s)\" is not a coarse value: use 0, 1, 2 or \"low\", \"medium\", \"high\"")
+                return nil
+            }
+        }
+        return integer(value, path, 0...2, what: "a coarse value (or \"low\", \"medium\", \"high\")")
+    }
+
+    mutating func condition(_ value: JSONValue, _ path: String, context: TableContext) -> ModelCondition {
+        var c = ModelCondition()
+        guard let o = object(value, path, allowed: ["event", "revenue", "days"]) else { return c }
+        if let (v, p) = o["event"], let e = object(v, p, allowed: ["name", "min_count"]) {
+            var name: String?
+            var minCount = 1
+            if let (nv, np) = e["name"], let s = string(nv, np) {
+                if s.isEmpty { fail(np, "the event name is empty") } else { name = s }
+            } else if e["name"] == nil {
+                fail(p, "an event condition needs \"name\" (the n parameter, \"__SESSION__\" for sessions)")
+            }
+            if let (mv, mp) = e["min_count"], let m = integer(mv, mp, 1...1_000_000) { minCount = Int(m) }
+            if let name { c.event = EventCondition(name: name, minCount: minCount) }
+        }
+        if let (v, p) = o["revenue"], let r = object(v, p, allowed: ["min", "max", "source", "period"]) {
+            var cond = RevenueCondition(min: nil, max: nil, source: .both, period: .total)
+            if let (mv, mp) = r["min"] { cond.min = number(mv, mp, minimum: 0, exclusive: false) }
+            if let (mv, mp) = r["max"] { cond.max = number(mv, mp, minimum: 0, exclusive: true) }
+            if let (sv, sp) = r["source"], let s = choice(sv, sp, RevenueSource.self) { cond.source = s }
+            if let (sv, sp) = r["period"], let s = choice(sv, sp, RevenuePeriod.self) { cond.period = s }
+            if r["min"] == nil && r["max"] == nil { fail(p, "a revenue condition needs \"min\", \"max\" or both") }
+            if let lo = cond.min, let hi = cond.max, lo >= hi {
+                fail(child(p, "max"), "max \(JSONValue.double(hi)) must be greater than min \(JSONValue.double(lo)) (the range is [min, max))")
+            }
+            if context == .skan3 {
+                if cond.source == .admon, let (_, sp) = r["source"] {
+                    fail(sp, "SKAN 3 clients send only total_revenue_by_currency (in-app revenue); use \"iap\" or \"both\"")
+                }
+                if cond.period == .window, let (_, pp) = r["period"] {
+                    fail(pp, "SKAN 3 has no measurement windows; use \"total\"")
+                }
+            }
+            c.revenue = cond
+        }
+        if let (v, p) = o["days"], let d = object(v, p, allowed: ["min", "max"]) {
+            var cond = DaysCondition(min: nil, max: nil)
+            if let (mv, mp) = d["min"] { cond.min = integer(mv, mp, 0...100_000, what: "a number of days") }
+            if let (mv, mp) = d["max"] { cond.max = integer(mv, mp, 0...100_000, what: "a number of days") }
+            if d["min"] == nil && d["max"] == nil { fail(p, "a days condition needs \"min\", \"max\" or both") }
+            if let lo = cond.min, let hi = cond.max, lo > hi {
+                fail(child(p, "max"), "max \(hi) is below min \(lo) (both are inclusive)")
+            }
+            c.days = cond
+        }
+        return c
+    }
+
+    /// The allowed key nearest to a typo, when it is near enough to be a likely intent.
+    func closest(_ key: String, in allowed: [String]) -> String? {
+        var best: (String, Int)?
+        for candidate in allowed {
+            let d = editDistance(Array(key.utf8), Array(candidate.utf8))
+            if d <= max(1, candidate.utf8.count / 3), best == nil || d < best!.1 { best = (candidate, d) }
+        }
+        return best?.0
+    }
+
+    func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

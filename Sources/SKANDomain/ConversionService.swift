@@ -1,0 +1,279 @@
+import Synchronization
+
+/// The conversion-value service: parses a request once into typed parameters (collecting findings),
+/// chooses the window, consults the model and the device's state, and returns the answer.
+///
+/// API for the app layer
+/// ---------------------
+/// ```
+/// let model = try ConversionModel.parse(bytes: fileBytes, source: "config/revenue.json") // throws ModelError
+/// // or ConversionModel.builtIn (config/singular-testing.json, compiled in)
+/// let service = ConversionService(model: model, clock: SystemClock(), deviceCapacity: 100_000, strict: false)
+/// let journal = Journal(capacity: 10_000, sink: mySink)               // mySink: JournalSink
+///
+/// guard let endpoint = SKANEndpoint(path: path) else { ... }        // /api/v1/conversion_value ...
+/// let request = SKANRequest(method: "GET", path: path, remote: "127.0.0.1:53211",
+///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...]) // decoded, query then body
+/// let outcome = service.handle(endpoint, request)   // SKANOutcome: status (200), body [UInt8], findings...
+/// // send outcome.status / outcome.body (or a fault), then:
+/// journal.record(request: request, outcome: outcome, status: sentStatus, body: sentBody,
+///                durationMicros: micros, extra: [])
+///
+/// service.model / service.replaceModel(m) / service.resetDevices()
+/// service.deviceState("IDFV") -> JSONValue? / service.deviceCount
+/// journal.query(JournalFilter(...)) -> JournalPage (lines + total + dropped; page.json() for the admin body)
+/// journal.count(filter) / journal.clear() / journal.size / journal.dropped
+/// ```
+///
+/// Decisions where SPEC is silent
+/// ------------------------------
+/// - SKAN 3 rules: the answer is `max(current, value of the rules)`; when no rule matches the current
+///   value is answered (the client ignores a value that is not higher). The exhausted answer
+///   (`when_exhausted`) belongs to the increment mode only.
+/// - SKAN 3 values are clamped to 0...63 in answers (current + 1 for a negative current is 0).
+/// - SKAN 4: a window the model does not describe, or where nothing matches and there is no
+///   `default`, answers `{"status":"ok"}` (nothing to update). In p0 an entry without `fine` answers
+///   the device's current fine value; in p1/p2 the current fine value is always answered.
+/// - Events are counted per device and window for `/api/v2/conversion_value`, over the device's life
+///   for SKAN 3, and separately for the S2S endpoints (the same events reach both; sharing counts would
+///   double them). `/api/v1/launch` counts as the event `__SESSION__`.
+/// - Findings never change the answer except with `strict`; a strict rejection does not change the
+///   device's state (the request is treated as not having happened).
+/// - An update after a lock is a finding whether the client says so (`pN_window_lock` set for the
+///   current window) or the server remembers answering `lock: true` in this window.
+/// - The fine value after p0 is compared with the last fine value the server knows for p0 (the
+///   client's in p0 or the server's answer there); a device first met after p0 takes its first value
+///   as the baseline.
+/// - Missing `n`, a missing device id and (SKAN 4) a missing first-call timestamp are findings on the
+///   conversion-value endpoints; only the S2S endpoints answer an error for missing arguments.
+public final class ConversionService: Sendable {
+    private struct State: Sendable {
+        var model: ConversionModel
+        var devices: DeviceStateStore
+    }
+
+    private let state: Mutex<State>
+    public let clock: any SKANClock
+    public let strict: Bool
+
+    public init(model: ConversionModel = .builtIn, clock: any SKANClock = SystemClock(),
+                deviceCapacity: Int = 100_000, strict: Bool = false) {
+        state = Mutex(State(model: model, devices: DeviceStateStore(capacity: deviceCapacity)))
+        self.clock = clock
+        self.strict = strict
+    }
+
+    // MARK: admin
+
+    /// The model in use.
+    public var model: ConversionModel { state.withLock { $0.model } }
+
+    /// Swaps the model (after a reload); device state is kept.
+    public func replaceModel(_ model: ConversionModel) { state.withLock { $0.model = model } }
+
+    /// Forgets every device.
+    public func resetDevices() { state.withLock { $0.devices.removeAll() } }
+
+    /// `GET /__admin/devices/{device}`; nil for a device the server does not know.
+    public func deviceState(_ id: String) -> JSONValue? {
+        state.withLock { $0.devices.peek(id) }?.json(device: id)
+    }
+
+    public var deviceCount: Int { state.withLock { $0.devices.count } }
+
+    // MARK: requests
+
+    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest) -> SKANOutcome {
+        let now = clock.nowMilliseconds()
+        let parameters = RequestParameters(request.parameters)
+        let common = CommonParameters(parameters)
+        var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
+        switch endpoint {
+        case .skan3: return handleSKAN3(common, &reader, now)
+        case .skan4: return handleSKAN4(common, &reader, now)
+        case .launch, .event: return handleS2S(endpoint, common, &reader, now)
+        }
+    }
+
+    private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
+        if common.event == nil {
+            reader.add("n", .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
+        }
+        if common.device == nil {
+            reader.add("idfv", .missingParameter,
+                       "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
+        }
+    }
+
+    private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: JSONValue,
+                         _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
+        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device, event: common.event,
+                    skan: skan, window: window, findings: findings, timeMilliseconds: now)
+    }
+
+    // MARK: SKAN 3
+
+    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64) -> SKANOutcome {
+        let p = SKAN3Parameters.parse(&reader)
+        identityFindings(common, &reader)
+        var findings = reader.findings
+        let body: [UInt8] = state.withLock { s in
+            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
+            if let v = p.conversionValue {
+                if let highest = device.skan3.highestValueSent, v < highest {
+                    findings.append(ValidationFinding(
+                        param: SKAN3Parameters.conversionValueName, code: .skan3ValueDecreased,
+                        message: "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"))
+                }
+                device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
+            }
+            if let event = common.event { DeviceState.count(event, in: &device.skan3.events) }
+
+            var answer: Int64?
+            var body: [UInt8]
+            switch p.valueProblem {
+            case .missing:
+                body = SKANResponse.error("conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)")
+            case .notAnInteger(let text):
+                body = SKANResponse.error("conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)")
+            case nil:
+                let current = p.conversionValue ?? 0
+                switch s.model.skan3 {
+                case .increment(let max, let whenExhausted):
+                    if current < max {
+                        answer = Swift.min(63, Swift.max(0, current + 1))
+                        body = SKANResponse.skan3(answer!)
+                    } else {
+                        body = whenExhausted == .empty ? [] : SKANResponse.ok()
+                    }
+                case .rules(let table):
+                    let days = p.firstCall.map { floorDivide(floorDivide(now, 1000) - $0, 86_400) }
+                    var context = EvaluationContext(
+                        counts: device.skan3.events, daysSinceFirstCall: days, rates: s.model.currency,
+                        totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
+                        windowIAP: (nil, ""), windowAdmon: (nil, ""))
+                    let chosen = table.evaluate(&context)?.fine ?? current
+                    findings.append(contentsOf: context.findings)
+                    answer = Swift.min(63, Swift.max(0, Swift.max(current, chosen)))
+                    body = SKANResponse.skan3(answer!)
+                }
+            }
+            if strict, let first = findings.first { return SKANResponse.error(first.message) }
+            device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
+            device.requests += 1
+            device.lastSeenMilliseconds = now
+            if let key = common.device { s.devices.set(key, device) }
+            return body
+        }
+        return outcome(.skan3, body, common, p.json, nil, findings, now)
+    }
+
+    // MARK: SKAN 4
+
+    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64) -> SKANOutcome {
+        let p = SKAN4Parameters.parse(&reader)
+        identityFindings(common, &reader)
+        if p.firstCall == nil && reader.string(p.firstCallName) == nil {
+            reader.add(p.firstCallName, .missingParameter,
+                       "\(p.firstCallName) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution")
+        }
+        let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
+        p.checkConsistency(window: window, reader: &reader)
+        lockParameterFinding(p, window, &reader)
+        var findings = reader.findings
+        let body: [UInt8] = state.withLock { s in
+            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
+            let body = windowedAnswer(p, window, common.event, s.model, &device.skan4, &findings, now) { fine, answer in
+                SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
+            }
+            if strict, let first = findings.first { return SKANResponse.error(first.message) }
+            device.requests += 1
+            device.lastSeenMilliseconds = now
+            if let key = common.device { s.devices.set(key, device) }
+            return body
+        }
+        return outcome(.skan4, body, common, p.json, window, findings, now)
+    }
+
+    /// The client says the current window is locked, yet asks for an update in it.
+    private func lockParameterFinding(_ p: SKAN4Parameters, _ window: SKANWindow?, _ reader: inout ParameterReader) {
+        guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
+        let name = SKANWindowParameters.windowLockName(n)
+        reader.add(name, .updateAfterWindowLock,
+                   "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values until p\(n + 1 < 3 ? "\(n + 1)" : "2 ends") begins")
+    }
+
+    /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,
+    /// runs the findings that need the device's history, evaluates the window's table and remembers
+    /// what was answered. `render` turns the chosen fine value and answer into the body.
+    private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
+                                _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding], _ now: Int64,
+                                render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+        guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
+        if n == 0 {
+            if let f = p.currentFine { device.p0Fine = f }
+        } else if let f = p.currentFine {
+            if let base = device.p0Fine {
+                if f != base {
+                    findings.append(ValidationFinding(
+                        param: p.currentFineName, code: .fineValueChangedAfterP0,
+                        message: "\(p.currentFineName) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"))
+                }
+            } else {
+                device.p0Fine = f
+            }
+        }
+        if device.lockedByServer[n] && p.windows[n].windowLock == nil {
+            findings.append(ValidationFinding(
+                param: SKANWindowParameters.windowLockName(n), code: .updateAfterWindowLock,
+                message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n)))"))
+        }
+        if let event { DeviceState.count(event, in: &device.events[n]) }
+        guard let table = model.skan4[n] else { return SKANResponse.ok() }
+        let days = floorDivide(floorDivide(now, 1000) - first, 86_400)
+        var context = EvaluationContext(
+            counts: device.events[n], daysSinceFirstCall: days, rates: model.currency,
+            totalIAP: (p.totalRevenue, SKAN4Parameters.totalRevenueName),
+            totalAdmon: (p.totalAdmonRevenue, SKAN4Parameters.totalAdmonRevenueName),
+            windowIAP: (p.windows[n].iapRevenue, SKANWindowParameters.iapRevenueName(n)),
+            windowAdmon: (p.windows[n].admonRevenue, SKANWindowParameters.admonRevenueName(n)))
+        let chosen = table.evaluate(&context)
+        findings.append(contentsOf: context.findings)
+        guard let answer = chosen else { return SKANResponse.ok() }
+        let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
+        let fine = n == 0 ? (answer.fine ?? current) : current
+        device.lastReturned[n] = ModelAnswer(fine: fine, coarse: answer.coarse, lock: answer.lock)
+        if answer.lock { device.lockedByServer[n] = true }
+        if n == 0 { device.p0Fine = fine }
+        return render(fine, answer)
+    }
+
+    // MARK: S2S
+
+    private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader,
+                           _ now: Int64) -> SKANOutcome {
+        let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint)
+        let p = s2s.skan
+        let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
+        p.checkConsistency(window: window, reader: &reader)
+        lockParameterFinding(p, window, &reader)
+        var findings = reader.findings
+        if let missing = s2s.missingArgument {
+            return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, p.json, window, findings, now)
+        }
+        let event = endpoint == .launch ? (common.event ?? "__SESSION__") : common.event
+        let body: [UInt8] = state.withLock { s in
+            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
+            var body = windowedAnswer(p, window, event, s.model, &device.s2s, &findings, now) { fine, _ in
+                SKANResponse.s2s(fine)
+            }
+            if !s.model.isActive(for: endpoint) { body = SKANResponse.ok() }
+            if strict, let first = findings.first { return SKANResponse.error(first.message) }
+            device.requests += 1
+            device.lastSeenMilliseconds = now
+            if let key = common.device { s.devices.set(key, device) }
+            return body
+        }
+        return outcome(endpoint, body, common, p.json, window, findings, now)
+    }
+}

@@ -1,0 +1,97 @@
+/// What the server remembers about one device, so that conditions can count events across requests
+/// and findings can compare a request with earlier ones. Kept apart per channel: the conversion-value
+/// endpoints and the S2S endpoints see the same events (an app reports each to both), so sharing
+/// counts would count every event twice.
+public struct DeviceState: Sendable, Equatable {
+    /// At most this many distinct event names are counted per window, so a client inventing names
+    /// cannot grow the state without bound.
+    public static let maximumDistinctEvents = 256
+
+    public var firstSeenMilliseconds: Int64
+    public var lastSeenMilliseconds: Int64
+    public var requests: Int = 0
+    public var skan3 = SKAN3DeviceState()
+    /// `/api/v2/conversion_value`.
+    public var skan4 = WindowedDeviceState()
+    /// `/api/v1/launch` and `/api/v1/evt`.
+    public var s2s = WindowedDeviceState()
+
+    public init(nowMilliseconds: Int64) {
+        firstSeenMilliseconds = nowMilliseconds
+        lastSeenMilliseconds = nowMilliseconds
+    }
+
+    /// `GET /__admin/devices/{device}`.
+    public func json(device: String) -> JSONValue {
+        .object([
+            JSONMember("device", .string(device)),
+            JSONMember("first_seen", .string(RFC3339.format(milliseconds: firstSeenMilliseconds))),
+            JSONMember("last_seen", .string(RFC3339.format(milliseconds: lastSeenMilliseconds))),
+            JSONMember("requests", .int(Int64(requests))),
+            JSONMember("skan3", skan3.json),
+            JSONMember("skan4", skan4.json),
+            JSONMember("s2s", s2s.json),
+        ])
+    }
+
+    static func count(_ event: String, in counts: inout [String: Int]) {
+        if let n = counts[event] {
+            counts[event] = n + 1
+        } else if counts.count < maximumDistinctEvents {
+            counts[event] = 1
+        }
+    }
+
+    static func eventsJSON(_ counts: [String: Int]) -> JSONValue {
+        .object(counts.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int(Int64($0.value))) })
+    }
+}
+
+/// SKAN 3 has no windows: events are counted over the device's whole life.
+public struct SKAN3DeviceState: Sendable, Equatable {
+    public var events: [String: Int] = [:]
+    /// The highest `conversion_value` the device has sent; a lower one later is a finding.
+    public var highestValueSent: Int64?
+    public var lastValueReturned: Int64?
+
+    var json: JSONValue {
+        .object([
+            JSONMember("events", DeviceState.eventsJSON(events)),
+            JSONMember("highest_value_sent", highestValueSent.map { .int($0) } ?? .null),
+            JSONMember("last_value_returned", lastValueReturned.map { .int($0) } ?? .null),
+        ])
+    }
+}
+
+/// SKAN 4 state: per window the events seen, the last values returned and whether the server told
+/// the client to lock; plus the fine value the device had when p0 ended.
+public struct WindowedDeviceState: Sendable, Equatable {
+    public var events: [[String: Int]] = [[:], [:], [:]]
+    public var lastReturned: [ModelAnswer?] = [nil, nil, nil]
+    public var lockedByServer: [Bool] = [false, false, false]
+    /// The last fine value known for p0 (sent by the client or returned by the server in p0). After
+    /// p0 the client should keep sending it; when the server first meets a device after p0, the first
+    /// value it sees becomes this baseline.
+    public var p0Fine: Int64?
+
+    var json: JSONValue {
+        var windows: [JSONMember] = []
+        for n in 0..<3 {
+            var last: JSONValue = .null
+            if let a = lastReturned[n] {
+                var m: [JSONMember] = []
+                if let f = a.fine { m.append(JSONMember("fine", .int(f))) }
+                if let c = a.coarse { m.append(JSONMember("coarse", .int(c))) }
+                m.append(JSONMember("lock", .bool(a.lock)))
+                last = .object(m)
+            }
+            windows.append(JSONMember("p\(n)", .object([
+                JSONMember("events", DeviceState.eventsJSON(events[n])),
+                JSONMember("last_returned", last),
+                JSONMember("locked", .bool(lockedByServer[n])),
+            ])))
+        }
+        windows.append(JSONMember("p0_fine", p0Fine.map { .int($0) } ?? .null))
+        return .object(windows)
+    }
+}

@@ -1,0 +1,136 @@
+/// Appends JSON text to a byte buffer. Used for every response body and journal line, so it writes
+/// straight into `[UInt8]`: no intermediate String, no Foundation.
+public struct JSONWriter {
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Compact JSON text for `value`.
+    public static func serialize(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(value)
+        return writer.bytes
+    }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let b): raw(b ? "true" : "false")
+        case .int(let i): write(i)
+        case .double(let d): write(d)
+        case .string(let s): write(s)
+        case .array(let items):
+            bytes.append(UInt8(ascii: "["))
+            for (n, item) in items.enumerated() {
+                if n > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(item)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (n, member) in members.enumerated() {
+                if n > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends literal ASCII text as is (punctuation, keys known to need no escaping).
+    public mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends bytes that are already JSON text (a pre-serialised journal entry, for instance).
+    public mutating func raw(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+    }
+
+    /// Writes `"key":` for an object member.
+    public mutating func key(_ name: String) {
+        write(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func write(_ value: Int64) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            while count > 0 {
+                count -= 1
+                bytes.append(buffer[count])
+            }
+        }
+    }
+
+    public mutating func write(_ value: Int) { write(Int64(value)) }
+
+    /// Shortest text that reads back as the same Double (Swift's `description`); JSON has no NaN or
+    /// infinity, so those become null.
+    public mutating func write(_ value: Double) {
+        guard value.isFinite else { raw("null"); return }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    public mutating func write(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// A JSON string with the escapes RFC 8259 requires (quote, backslash, control characters);
+    /// everything else, including non-ASCII, goes out as UTF-8.
+    public mutating func write(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            var i = 0
+            while i < utf8.count {
+                let b = utf8[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                switch b {
+                case 0x22: raw("\\\"")
+                case 0x5C: raw("\\\\")
+                case 0x0A: raw("\\n")
+                case 0x0D: raw("\\r")
+                case 0x09: raw("\\t")
+                case 0x08: raw("\\b")
+                case 0x0C: raw("\\f")
+                default:
+                    raw("\\u00")
+                    bytes.append(JSONWriter.hexDigit(b >> 4))
+                    bytes.append(JSONWriter.hexDigit(b & 0xF))
+                }
+                i += 1
+                runStart = i
+            }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
+    /// A JSON string holding `text`, given as bytes that may not be valid UTF-8 (a response body
+    /// damaged on purpose by fault injection): invalid sequences become U+FFFD.
+    public mutating func writeString(bytes text: [UInt8]) {
+        write(String(decoding: text, as: UTF8.self))
+    }
+}

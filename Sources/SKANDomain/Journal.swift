@@ -1,0 +1,112 @@
+import Synchronization
+
+/// The request journal (SPEC 2): every request as one JSON object, kept in memory up to `capacity`
+/// (oldest dropped first and counted) and handed to a sink as JSON Lines.
+///
+/// Recording takes the lock twice, briefly: once to take an id, once to store the entry; the JSON
+/// is built in between, outside the lock. Entries are stored and handed to the sink strictly in id
+/// order: one that finishes early waits in `pending` until those before it have arrived.
+public final class Journal: Sendable {
+    private struct State: Sendable {
+        var ring: [JournalEntry?]
+        var start = 0
+        var count = 0
+        var nextId: Int64 = 1
+        var nextToCommit: Int64 = 1
+        var pending: [Int64: JournalEntry] = [:]
+        var dropped: Int64 = 0
+    }
+
+    public let capacity: Int
+    private let clock: any SKANClock
+    private let sink: (any JournalSink)?
+    private let state: Mutex<State>
+
+    public init(capacity: Int = 10_000, clock: any SKANClock = SystemClock(), sink: (any JournalSink)? = nil) {
+        self.capacity = max(1, capacity)
+        self.clock = clock
+        self.sink = sink
+        state = Mutex(State(ring: Array(repeating: nil, count: max(1, capacity))))
+    }
+
+    /// Records a request after its response was sent. `status` and `body` are what was actually sent
+    /// (the outcome's, or what a fault replaced them with); `outcome` is nil for requests the service
+    /// never saw (a 405, say). `extra` members are appended to the record (e.g. `"fault"`).
+    /// Returns the entry's id.
+    @discardableResult
+    public func record(request: SKANRequest, outcome: SKANOutcome?, endpoint: SKANEndpoint? = nil, status: Int,
+                       body: [UInt8], durationMicros: Int64, extra: [JSONMember] = []) -> Int64 {
+        let id = state.withLock { s in
+            let id = s.nextId
+            s.nextId += 1
+            return id
+        }
+        let entry = JournalEntry.make(
+            id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
+            endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
+            durationMicros: durationMicros, extra: extra)
+        state.withLock { s in
+            s.pending[id] = entry
+            while let next = s.pending.removeValue(forKey: s.nextToCommit) {
+                s.nextToCommit += 1
+                if s.count == capacity {
+                    s.ring[s.start] = nil
+                    s.start = (s.start + 1) % capacity
+                    s.count -= 1
+                    s.dropped += 1
+                }
+                s.ring[(s.start + s.count) % capacity] = next
+                s.count += 1
+                sink?.write(line: next.line)
+            }
+        }
+        return id
+    }
+
+    /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes.
+    public func query(_ filter: JournalFilter = JournalFilter()) -> JournalPage {
+        state.withLock { s in
+            var matches: [JournalEntry] = []
+            for k in 0..<s.count {
+                if let e = s.ring[(s.start + k) % capacity], filter.matches(e) { matches.append(e) }
+            }
+            let total = matches.count
+            if let limit = filter.limit, limit >= 0, limit < matches.count {
+                matches = filter.sinceId != nil ? Array(matches.prefix(limit)) : Array(matches.suffix(limit))
+            }
+            return JournalPage(entries: matches, total: total, dropped: s.dropped)
+        }
+    }
+
+    /// How many entries match (ignoring `limit`).
+    public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
+        var f = filter
+        f.limit = nil
+        return state.withLock { s in
+            var n = 0
+            for k in 0..<s.count {
+                if let e = s.ring[(s.start + k) % capacity], f.matches(e) { n += 1 }
+            }
+            return n
+        }
+    }
+
+    /// Empties the journal and its dropped count; ids keep increasing.
+    public func clear() {
+        state.withLock { s in
+            for k in 0..<s.ring.count { s.ring[k] = nil }
+            s.start = 0
+            s.count = 0
+            s.dropped = 0
+        }
+    }
+
+    /// Entries held.
+    public var size: Int { state.withLock { $0.count } }
+
+    /// Entries dropped because the journal was full, since the last clear.
+    public var dropped: Int64 { state.withLock { $0.dropped } }
+
+    /// The id of the latest entry stored, 0 when none yet.
+    public var lastId: Int64 { state.withLock { $0.nextToCommit - 1 } }
+}

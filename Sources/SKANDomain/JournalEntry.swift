@@ -1,0 +1,109 @@
+/// One recorded request: the fields the admin filters look at, typed, plus the JSON Lines record
+/// serialised once at record time (so queries splice bytes instead of re-encoding).
+public struct JournalEntry: Sendable {
+    public let id: Int64
+    public let endpoint: SKANEndpoint?
+    public let device: String?
+    public let event: String?
+    public let window: SKANWindow?
+    public let hasIssues: Bool
+    /// The JSON object followed by "\n".
+    public let line: [UInt8]
+
+    /// The JSON object text, without the newline.
+    public var jsonBytes: ArraySlice<UInt8> { line.dropLast() }
+
+    /// The entry parsed back, for tests and tools.
+    public var json: JSONValue { (try? JSONParser.parse(Array(jsonBytes))) ?? .null }
+
+    /// Builds the SPEC 2 record: id, time, method, path, endpoint, remote, device, event, params,
+    /// skan, window, issues, response {status, body}, duration_us, then any `extra` members.
+    static func make(id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: SKANEndpoint?,
+                     outcome: SKANOutcome?, status: Int, body: [UInt8], durationMicros: Int64,
+                     extra: [JSONMember]) -> JournalEntry {
+        let device: String?
+        let event: String?
+        if let outcome {
+            device = outcome.device
+            event = outcome.event
+        } else {
+            let common = CommonParameters(RequestParameters(request.parameters))
+            device = common.device
+            event = common.event
+        }
+        let findings = outcome?.findings ?? []
+        let window = outcome?.window
+        var w = JSONWriter(capacity: 512 + body.count + request.parameters.count * 48)
+        w.raw("{\"id\":")
+        w.write(id)
+        w.raw(",\"time\":\"")
+        RFC3339.append(milliseconds: timeMilliseconds, to: &w.bytes)
+        w.raw("\",\"method\":")
+        w.write(request.method)
+        w.raw(",\"path\":")
+        w.write(request.path)
+        w.raw(",\"endpoint\":")
+        if let endpoint { w.write(endpoint.rawValue) } else { w.raw("null") }
+        w.raw(",\"remote\":")
+        w.write(request.remote)
+        w.raw(",\"device\":")
+        if let device { w.write(device) } else { w.raw("null") }
+        w.raw(",\"event\":")
+        if let event { w.write(event) } else { w.raw("null") }
+        w.raw(",\"params\":")
+        writeParams(request.parameters, to: &w)
+        w.raw(",\"skan\":")
+        if let skan = outcome?.skan { w.write(skan) } else { w.raw("null") }
+        w.raw(",\"window\":")
+        if let window { w.write(window.rawValue) } else { w.raw("null") }
+        w.raw(",\"issues\":[")
+        for (n, finding) in findings.enumerated() {
+            if n > 0 { w.raw(",") }
+            finding.write(to: &w)
+        }
+        w.raw("],\"response\":{\"status\":")
+        w.write(Int64(status))
+        w.raw(",\"body\":")
+        w.writeString(bytes: body)
+        w.raw("},\"duration_us\":")
+        w.write(durationMicros)
+        for member in extra {
+            w.raw(",")
+            w.key(member.key)
+            w.write(member.value)
+        }
+        w.raw("}\n")
+        return JournalEntry(id: id, endpoint: endpoint, device: device, event: event, window: window,
+                            hasIssues: !findings.isEmpty, line: w.bytes)
+    }
+
+    /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
+    static func writeParams(_ pairs: [(name: String, value: String)], to w: inout JSONWriter) {
+        w.raw("{")
+        var first = true
+        for i in pairs.indices {
+            let name = pairs[i].name
+            var seenBefore = false
+            for j in 0..<i where pairs[j].name == name { seenBefore = true; break }
+            if seenBefore { continue }
+            if !first { w.raw(",") }
+            first = false
+            w.key(name)
+            var repeats = false
+            for j in (i + 1)..<pairs.count where pairs[j].name == name { repeats = true; break }
+            if !repeats {
+                w.write(pairs[i].value)
+                continue
+            }
+            w.raw("[")
+            var firstValue = true
+            for j in i..<pairs.count where pairs[j].name == name {
+                if !firstValue { w.raw(",") }
+                firstValue = false
+                w.write(pairs[j].value)
+            }
+            w.raw("]")
+        }
+        w.raw("}")
+    }
+}

@@ -1,0 +1,111 @@
+/// Where a revenue condition looks: in-app purchases, ad monetisation, or both added together.
+public enum RevenueSource: String, Sendable, CaseIterable {
+    case iap, admon, both
+}
+
+/// Whether a revenue condition looks at the device's total revenue or only this window's.
+public enum RevenuePeriod: String, Sendable, CaseIterable {
+    case total, window
+}
+
+/// "This event, at least `minCount` times in this window" (the current request included).
+public struct EventCondition: Sendable, Equatable {
+    public var name: String
+    public var minCount: Int
+}
+
+/// Revenue in the base currency within `[min, max)`; a missing bound is open.
+public struct RevenueCondition: Sendable, Equatable {
+    public var min: Double?
+    public var max: Double?
+    public var source: RevenueSource
+    public var period: RevenuePeriod
+}
+
+/// Whole days since the first call within `[min, max]` (both inclusive: days are counted in whole
+/// units, so "days 0-7" means what it says).
+public struct DaysCondition: Sendable, Equatable {
+    public var min: Int64?
+    public var max: Int64?
+}
+
+/// A model entry's `when`: every condition present must hold; no condition at all always holds.
+public struct ModelCondition: Sendable, Equatable {
+    public var event: EventCondition?
+    public var revenue: RevenueCondition?
+    public var days: DaysCondition?
+
+    public init(event: EventCondition? = nil, revenue: RevenueCondition? = nil, days: DaysCondition? = nil) {
+        self.event = event
+        self.revenue = revenue
+        self.days = days
+    }
+
+    func matches(_ context: inout EvaluationContext) -> Bool {
+        if let event {
+            guard context.eventCount(event.name) >= event.minCount else { return false }
+        }
+        if let days {
+            guard let d = context.daysSinceFirstCall else { return false }
+            if let min = days.min, d < min { return false }
+            if let max = days.max, d > max { return false }
+        }
+        if let revenue {
+            let amount = context.revenue(source: revenue.source, period: revenue.period)
+            if let min = revenue.min, amount < min { return false }
+            if let max = revenue.max, amount >= max { return false }
+        }
+        return true
+    }
+}
+
+/// Everything a condition can look at for one request, with revenue converted lazily (and once) so
+/// that requests against models without revenue conditions pay nothing for it.
+struct EvaluationContext {
+    var counts: [String: Int]
+    var daysSinceFirstCall: Int64?
+    var rates: CurrencyRates
+    var totalIAP: (Revenue?, String)
+    var totalAdmon: (Revenue?, String)
+    var windowIAP: (Revenue?, String)
+    var windowAdmon: (Revenue?, String)
+    var findings: [ValidationFinding] = []
+    private var cache: [Double?] = [nil, nil, nil, nil]
+
+    init(counts: [String: Int], daysSinceFirstCall: Int64?, rates: CurrencyRates,
+         totalIAP: (Revenue?, String), totalAdmon: (Revenue?, String),
+         windowIAP: (Revenue?, String), windowAdmon: (Revenue?, String)) {
+        self.counts = counts
+        self.daysSinceFirstCall = daysSinceFirstCall
+        self.rates = rates
+        self.totalIAP = totalIAP
+        self.totalAdmon = totalAdmon
+        self.windowIAP = windowIAP
+        self.windowAdmon = windowAdmon
+    }
+
+    func eventCount(_ name: String) -> Int { counts[name] ?? 0 }
+
+    mutating func revenue(source: RevenueSource, period: RevenuePeriod) -> Double {
+        let total = period == .total
+        switch source {
+        case .iap: return converted(total ? 0 : 2)
+        case .admon: return converted(total ? 1 : 3)
+        case .both: return converted(total ? 0 : 2) + converted(total ? 1 : 3)
+        }
+    }
+
+    private mutating func converted(_ slot: Int) -> Double {
+        if let value = cache[slot] { return value }
+        let (revenue, name) = [totalIAP, totalAdmon, windowIAP, windowAdmon][slot]
+        var unknown: [String] = []
+        let value = rates.convert(revenue) { unknown.append($0) }
+        for currency in unknown {
+            findings.append(ValidationFinding(
+                param: name, code: .unknownCurrency,
+                message: "\(name) has \(currency), which the model has no exchange rate for (base \(rates.base)); it counts as 0"))
+        }
+        cache[slot] = value
+        return value
+    }
+}

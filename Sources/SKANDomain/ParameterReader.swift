@@ -1,0 +1,151 @@
+/// Turns raw string parameters into typed values once, at the edge, collecting a finding for every
+/// value that is malformed or implausible. A value that does not parse is returned as nil (and so
+/// stays out of the journal's `skan` object); its finding says why.
+public struct ParameterReader {
+    public let parameters: RequestParameters
+    public let nowMilliseconds: Int64
+    public private(set) var findings: [ValidationFinding] = []
+
+    /// Timestamps above this are milliseconds: 10^11 seconds is the year 5138.
+    public static let millisecondThreshold: Int64 = 100_000_000_000
+    /// 2014-01-01T00:00:00Z; SKAdNetwork did not exist before it.
+    public static let earliestPlausibleSeconds: Int64 = 1_388_534_400
+    /// How far ahead of the server a client's clock may be before its timestamps count as future.
+    public static let futureToleranceSeconds: Int64 = 300
+
+    public init(parameters: RequestParameters, nowMilliseconds: Int64) {
+        self.parameters = parameters
+        self.nowMilliseconds = nowMilliseconds
+    }
+
+    public mutating func add(_ param: String, _ code: FindingCode, _ message: String) {
+        findings.append(ValidationFinding(param: param, code: code, message: message))
+    }
+
+    /// The string value, nil when absent or empty.
+    public func string(_ name: String) -> String? { parameters[name] }
+
+    /// An integer parameter; a finding when it is present but not an integer.
+    public mutating func integer(_ name: String) -> Int64? {
+        guard let text = parameters[name] else { return nil }
+        guard let value = ParameterReader.parseInteger(text) else {
+            add(name, .invalidInteger, "\(name) \(quoted(text)) is not an integer")
+            return nil
+        }
+        return value
+    }
+
+    /// A fine conversion value; a finding when outside 0...63 (the value is still kept, as sent).
+    public mutating func fine(_ name: String) -> Int64? {
+        guard let value = integer(name) else { return nil }
+        if !(0...63).contains(value) {
+            add(name, .fineValueOutOfRange, "\(name) \(value) is outside 0...63, the range of a fine conversion value")
+        }
+        return value
+    }
+
+    /// A coarse value; a finding when outside 0...2.
+    public mutating func coarse(_ name: String) -> Int64? {
+        guard let value = integer(name) else { return nil }
+        if !(0...2).contains(value) {
+            add(name, .coarseValueOutOfRange, "\(name) \(value) is outside 0...2 (0 low, 1 medium, 2 high)")
+        }
+        return value
+    }
+
+    /// A Unix-seconds timestamp, with findings for milliseconds, the future and before 2014.
+    public mutating func timestamp(_ name: String) -> Int64? {
+        guard let value = integer(name) else { return nil }
+        let now = floorDivide(nowMilliseconds, 1000)
+        if value > ParameterReader.millisecondThreshold {
+            add(name, .timestampInMilliseconds,
+                "\(name) \(value) looks like milliseconds; SKAN timestamps are Unix seconds (\(floorDivide(value, 1000)))")
+        } else if value > now + ParameterReader.futureToleranceSeconds {
+            add(name, .timestampInFuture,
+                "\(name) \(value) is \(describeDuration(value - now)) in the future (server time \(RFC3339.format(milliseconds: nowMilliseconds)))")
+        } else if value < ParameterReader.earliestPlausibleSeconds {
+            let hint = value == 0 ? "; 0 usually means it was never set (call registerAppForAdNetworkAttribution first)" : ""
+            add(name, .timestampBefore2014, "\(name) \(value) is before 2014, older than SKAdNetwork itself\(hint)")
+        }
+        return value
+    }
+
+    /// A revenue JSON object; findings for bad JSON, bad currency codes and bad amounts. Well-formed
+    /// entries are kept even when others are not.
+    public mutating func revenue(_ name: String) -> Revenue? {
+        guard let text = parameters[name] else { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            add(name, .invalidRevenueJSON,
+                "\(name) is not valid JSON (\(error.description)); expected an object like {\"USD\":1.5}")
+            return nil
+        }
+        guard case .object(let members) = value else {
+            add(name, .invalidRevenueJSON,
+                "\(name) is a JSON \(value.typeName); expected an object of currency code to amount, like {\"USD\":1.5}")
+            return nil
+        }
+        var amounts: [Revenue.Amount] = []
+        amounts.reserveCapacity(members.count)
+        for member in members {
+            guard Revenue.isCurrencyCode(member.key) else {
+                add(name, .invalidCurrencyCode,
+                    "\(name) key \(quoted(member.key)) is not a 3-letter upper-case currency code (ISO 4217, like USD)")
+                continue
+            }
+            guard let amount = member.value.doubleValue else {
+                add(name, .invalidRevenueAmount,
+                    "\(name) \(member.key) is a \(member.value.typeName) (\(member.value)); expected a number")
+                continue
+            }
+            guard amount >= 0 else {
+                add(name, .invalidRevenueAmount, "\(name) \(member.key) is \(member.value); revenue cannot be negative")
+                continue
+            }
+            amounts.append(Revenue.Amount(currency: member.key, amount: amount, json: member.value))
+        }
+        return Revenue(amounts: amounts)
+    }
+
+    /// Strict decimal integer: optional minus sign, digits, fits in 64 bits.
+    public static func parseInteger(_ text: String) -> Int64? {
+        var utf8 = text.utf8.makeIterator()
+        guard let first = utf8.next() else { return nil }
+        let negative = first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        var digits = 0
+        func step(_ b: UInt8) -> Bool {
+            guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { return false }
+            let d = Int64(b - UInt8(ascii: "0"))
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+            guard !o1 && !o2 else { return false }
+            value = s
+            digits += 1
+            return true
+        }
+        if !negative { guard step(first) else { return nil } }
+        while let b = utf8.next() { guard step(b) else { return nil } }
+        return digits > 0 ? value : nil
+    }
+}
+
+/// A value in double quotes, shortened so one absurd parameter cannot flood the journal.
+func quoted(_ text: String) -> String {
+    let limit = 80
+    if text.utf8.count <= limit { return "\"\(text)\"" }
+    return "\"\(String(text.prefix(limit)))…\""
+}
+
+/// "90 s", "3 h", "2 d 5 h": coarse, readable durations for messages.
+func describeDuration(_ seconds: Int64) -> String {
+    let s = seconds.magnitude
+    if s < 120 { return "\(s) s" }
+    if s < 7200 { return "\(s / 60) min" }
+    if s < 172_800 { return "\(s / 3600) h" }
+    let days = s / 86_400
+    let hours = s % 86_400 / 3600
+    return hours == 0 ? "\(days) d" : "\(days) d \(hours) h"
+}

@@ -1,0 +1,49 @@
+/// What the SKAN 3 snippet sends to `/api/v1/conversion_value`, typed.
+public struct SKAN3Parameters: Sendable, Equatable {
+    /// Why `conversion_value` could not be used, which the SKAN 3 endpoint answers with an error.
+    public enum ValueProblem: Sendable, Equatable {
+        case missing
+        case notAnInteger(String)
+    }
+
+    public var conversionValue: Int64?
+    public var valueProblem: ValueProblem?
+    public var totalRevenue: Revenue?
+    public var firstCall: Int64?
+    public var lastCall: Int64?
+
+    public static let conversionValueName = "conversion_value"
+    public static let totalRevenueName = "total_revenue_by_currency"
+    public static let firstCallName = "first_call_to_skadnetwork_timestamp"
+    public static let lastCallName = "last_call_to_skadnetwork_timestamp"
+
+    public static func parse(_ reader: inout ParameterReader) -> SKAN3Parameters {
+        var p = SKAN3Parameters()
+        if let text = reader.string(conversionValueName) {
+            p.conversionValue = reader.fine(conversionValueName)
+            if p.conversionValue == nil { p.valueProblem = .notAnInteger(text) }
+        } else {
+            p.valueProblem = .missing
+            reader.add(conversionValueName, .missingParameter,
+                       "conversion_value is missing; the client must send its current conversion value (initialise it to 0)")
+        }
+        p.totalRevenue = reader.revenue(totalRevenueName)
+        p.firstCall = reader.timestamp(firstCallName)
+        p.lastCall = reader.timestamp(lastCallName)
+        if let first = p.firstCall, let last = p.lastCall, last < first {
+            reader.add(lastCallName, .lastCallBeforeFirstCall,
+                       "\(lastCallName) \(last) is before \(firstCallName) \(first)")
+        }
+        return p
+    }
+
+    /// The journal's `skan` object.
+    public var json: JSONValue {
+        var members: [JSONMember] = []
+        if let v = conversionValue { members.append(JSONMember("conversion_value", .int(v))) }
+        if let v = firstCall { members.append(JSONMember("first_call", .int(v))) }
+        if let v = lastCall { members.append(JSONMember("last_call", .int(v))) }
+        if let v = totalRevenue { members.append(JSONMember("total_revenue", v.json)) }
+        return .object(members)
+    }
+}

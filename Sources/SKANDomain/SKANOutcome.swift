@@ -1,0 +1,19 @@
+/// The answer to one request plus everything the journal needs to record it. The service decides;
+/// the app sends `status`/`body` (or something else, when a fault is injected) and then records it.
+public struct SKANOutcome: Sendable {
+    public var endpoint: SKANEndpoint
+    /// Always 200: Singular tells errors in the body.
+    public var status: Int
+    /// The exact JSON text to send; empty for the SKAN 3 testing endpoint's "no more values".
+    public var body: [UInt8]
+    public var device: String?
+    public var event: String?
+    /// The SKAN metadata typed, for the journal's `skan`.
+    public var skan: JSONValue
+    public var window: SKANWindow?
+    public var findings: [ValidationFinding]
+    /// The clock reading the request was judged at (the journal's `time`).
+    public var timeMilliseconds: Int64
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}

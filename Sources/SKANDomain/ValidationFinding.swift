@@ -1,0 +1,72 @@
+/// Stable identifiers for what the server noticed about a request. Tests assert on these, so a code
+/// is never renamed; the message may be reworded.
+public enum FindingCode: String, Sendable, CaseIterable, Codable {
+    /// A required parameter is absent or empty.
+    case missingParameter = "missing_parameter"
+    /// A parameter that must be an integer is not one ("3.5", "abc", "0x10").
+    case invalidInteger = "invalid_integer"
+    /// A fine (conversion) value outside 0...63.
+    case fineValueOutOfRange = "fine_value_out_of_range"
+    /// A coarse value outside 0...2.
+    case coarseValueOutOfRange = "coarse_value_out_of_range"
+    /// A revenue parameter that is not JSON, or JSON but not an object.
+    case invalidRevenueJSON = "invalid_revenue_json"
+    /// A revenue key that is not a 3-letter upper-case currency code.
+    case invalidCurrencyCode = "invalid_currency_code"
+    /// A revenue amount that is not a non-negative number.
+    case invalidRevenueAmount = "invalid_revenue_amount"
+    /// A currency the model has no exchange rate for; it counts as 0.
+    case unknownCurrency = "unknown_currency"
+    /// A timestamp that looks like milliseconds (> 10^11) where Unix seconds are expected.
+    case timestampInMilliseconds = "timestamp_in_milliseconds"
+    /// A timestamp later than the server's clock (plus 5 minutes of tolerance).
+    case timestampInFuture = "timestamp_in_future"
+    /// A timestamp before 2014-01-01, older than any SKAdNetwork; 0 usually means "never set".
+    case timestampBefore2014 = "timestamp_before_2014"
+    /// The last-call timestamp is earlier than the first-call timestamp.
+    case lastCallBeforeFirstCall = "last_call_before_first_call"
+    /// A pN_* parameter for a window that has not begun yet.
+    case windowNotBegun = "window_not_begun"
+    /// A pN_window_lock timestamp outside window N.
+    case windowLockOutsideWindow = "window_lock_outside_window"
+    /// A window's revenue in some currency exceeds the total revenue in that currency.
+    case windowRevenueExceedsTotal = "window_revenue_exceeds_total"
+    /// The fine value changed after p0 ended (iOS ignores it; clients keep sending the last p0 value).
+    case fineValueChangedAfterP0 = "fine_value_changed_after_p0"
+    /// A SKAN 3 conversion value lower than one this device sent before.
+    case skan3ValueDecreased = "skan3_value_decreased"
+    /// A conversion-value request in a window that was already locked.
+    case updateAfterWindowLock = "update_after_window_lock"
+}
+
+/// One thing the server noticed about a request: which parameter, a stable code, and a message a
+/// developer understands without reading the spec.
+public struct ValidationFinding: Sendable, Equatable, CustomStringConvertible {
+    public var param: String
+    public var code: FindingCode
+    public var message: String
+
+    public init(param: String, code: FindingCode, message: String) {
+        self.param = param
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue) (\(param)): \(message)" }
+
+    /// `{"param":...,"code":...,"message":...}` as in the journal.
+    public var json: JSONValue {
+        .object([JSONMember("param", .string(param)), JSONMember("code", .string(code.rawValue)),
+                 JSONMember("message", .string(message))])
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.raw("{\"param\":")
+        writer.write(param)
+        writer.raw(",\"code\":\"")
+        writer.bytes.append(contentsOf: code.rawValue.utf8)
+        writer.raw("\",\"message\":")
+        writer.write(message)
+        writer.raw("}")
+    }
+}
