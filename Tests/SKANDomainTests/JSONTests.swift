@@ -1,0 +1,146 @@
+import Testing
+@testable import SKANDomain
+
+@Suite struct JSONParserTests {
+    @Test func parsesScalars() throws {
+        #expect(try JSONParser.parse("null") == .null)
+        #expect(try JSONParser.parse("true") == .bool(true))
+        #expect(try JSONParser.parse(" false ") == .bool(false))
+        #expect(try JSONParser.parse("0") == .int(0))
+        #expect(try JSONParser.parse("-42") == .int(-42))
+        #expect(try JSONParser.parse("1.5") == .double(1.5))
+        #expect(try JSONParser.parse("1e3") == .double(1000))
+        #expect(try JSONParser.parse("-0.25E-2") == .double(-0.0025))
+        #expect(try JSONParser.parse("\"x\"") == .string("x"))
+    }
+
+    @Test func keepsIntegersExact() throws {
+        #expect(try JSONParser.parse("9223372036854775807") == .int(Int64.max))
+        #expect(try JSONParser.parse("-9223372036854775808") == .int(Int64.min))
+        #expect(try JSONParser.parse("1763700000123") == .int(1_763_700_000_123))
+        // One past Int64.max no longer fits: it becomes a Double.
+        #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+    }
+
+    @Test func keepsObjectKeyOrder() throws {
+        let v = try JSONParser.parse(#"{"z":1,"a":2,"m":{"y":true,"b":null}}"#)
+        #expect(v.objectValue?.map(\.key) == ["z", "a", "m"])
+        #expect(v["m"]?.objectValue?.map(\.key) == ["y", "b"])
+        #expect(v["a"] == .int(2))
+    }
+
+    @Test func decodesEscapes() throws {
+        let v = try JSONParser.parse(#""a\"b\\c\/d\b\f\n\r\t\u00e9\u20AC\ud83d\ude00""#)
+        #expect(v == .string("a\"b\\c/d\u{8}\u{C}\n\r\té€😀"))
+        #expect(try JSONParser.parse("\"héllo €\"") == .string("héllo €"))
+        // A lone surrogate becomes U+FFFD rather than failing.
+        #expect(try JSONParser.parse(#""\ud800x""#) == .string("\u{FFFD}x"))
+    }
+
+    @Test func parsesArrays() throws {
+        #expect(try JSONParser.parse("[1, [2, []], {}]") == .array([.int(1), .array([.int(2), .array([])]), .object([])]))
+    }
+
+    @Test(arguments: [
+        ("", 0, "unexpected end of input, expected a value"),
+        ("{", 1, "unexpected end of input, expected a string key"),
+        (#"{"a" 1}"#, 5, "unexpected '1', expected ':' after key \"a\""),
+        (#"{"a":1,}"#, 7, "unexpected '}', expected a string key"),
+        ("[1 2]", 3, "unexpected '2', expected ',' or ']'"),
+        ("01", 0, "invalid number: leading zero"),
+        ("1.", 2, "invalid number: expected a digit after '.'"),
+        ("tru", 0, "invalid literal, expected true"),
+        (#""abc"#, 0, "unterminated string"),
+        ("\"a\u{1}\"", 2, "unescaped control character 0x1 in string"),
+        (#""\x""#, 1, "invalid escape '\\x' in string"),
+        ("{} x", 3, "unexpected 'x' after the end of the document"),
+        ("{USD:1}", 1, "unexpected 'U', expected a string key"),
+    ])
+    func reportsErrorsWithOffsets(_ text: String, _ offset: Int, _ reason: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        do {
+            _ = try JSONParser.parse(text)
+        } catch {
+            #expect(error.offset == offset)
+            #expect(error.reason == reason)
+        }
+    }
+
+    @Test func reportsLineAndColumn() {
+        do {
+            _ = try JSONParser.parse("{\n  \"a\": 1,\n  \"b\": ?\n}")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.column == 8)
+            #expect(error.offset == 19)
+            #expect(error.description == "invalid JSON at byte 19 (line 3, column 8): unexpected '?', expected a value")
+        }
+    }
+
+    @Test func limitsNesting() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect((try? JSONParser.parse(ok)) != nil)
+    }
+}
+
+@Suite struct JSONWriterTests {
+    func text(_ v: JSONValue) -> String { String(decoding: JSONWriter.serialize(v), as: UTF8.self) }
+
+    @Test func writesScalars() {
+        #expect(text(.null) == "null")
+        #expect(text(.bool(true)) == "true")
+        #expect(text(.int(0)) == "0")
+        #expect(text(.int(-1234567890123)) == "-1234567890123")
+        #expect(text(.int(Int64.min)) == "-9223372036854775808")
+        #expect(text(.int(Int64.max)) == "9223372036854775807")
+        #expect(text(.double(1.5)) == "1.5")
+        #expect(text(.double(0.1)) == "0.1")
+        #expect(text(.double(2)) == "2.0")
+        #expect(text(.double(1e-7)) == "1e-07")
+        #expect(text(.double(.nan)) == "null")
+        #expect(text(.double(.infinity)) == "null")
+    }
+
+    @Test func escapesStrings() {
+        #expect(text(.string("a\"b\\c\n\r\t\u{8}\u{C}\u{1}\u{1F}é€")) == #""a\"b\\c\n\r\t\b\f\u0001\u001fé€""#)
+        #expect(text(.string("/")) == #""/""#)
+    }
+
+    @Test func writesContainersInOrder() {
+        let v: JSONValue = ["z": 1, "a": [true, nil, "x"], "m": [:]]
+        #expect(text(v) == #"{"z":1,"a":[true,null,"x"],"m":{}}"#)
+    }
+
+    @Test func roundTrips() throws {
+        let samples = [
+            #"{"status":"ok","conversion_value":5,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#,
+            #"{"USD":1.2000000476837158,"KRW":15530,"EUR":0.5}"#,
+            #"[1,-2,3.25,"\u0000\n",{"a":{"b":[null,true,false]}}]"#,
+            #"{"big":9223372036854775807,"small":-9223372036854775808,"tiny":5e-324}"#,
+        ]
+        for s in samples {
+            let v = try JSONParser.parse(s)
+            #expect(text(v) == s)
+            #expect(try JSONParser.parse(text(v)) == v)
+        }
+    }
+
+    @Test func invalidUTF8BodyBecomesReplacementCharacter() {
+        var w = JSONWriter()
+        w.writeString(bytes: [0x61, 0xFF, 0x62])
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "\"a\u{FFFD}b\"")
+    }
+}
+
+@Suite struct RFC3339Tests {
+    @Test func formatsMillisecondsInUTC() {
+        #expect(RFC3339.format(milliseconds: T0 * 1000 + 123) == "2025-11-21T04:40:00.123Z")
+        #expect(RFC3339.format(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.format(milliseconds: -1000) == "1969-12-31T23:59:59.000Z")
+        #expect(RFC3339.format(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(RFC3339.format(milliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+    }
+}
