@@ -1,0 +1,33 @@
+import HTTPCore
+
+/// With `--admin-token`, admin calls need `Authorization: Bearer <token>`; Singular's endpoints
+/// stay open, as an app under test cannot be taught to send a token.
+struct AdminAuthorization: HTTPResponder {
+    let token: String
+    let next: any HTTPResponder
+
+    func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
+        if request.path.hasPrefix("/__admin") && !authorized(request) {
+            var response = HTTPResponse.jsonError("missing or wrong admin token", status: .unauthorized)
+            response.headers.set("WWW-Authenticate", "Bearer realm=\"skan-mock admin\"")
+            writer.send(response)
+            return
+        }
+        next.respond(to: request, writer: writer)
+    }
+
+    private func authorized(_ request: HTTPRequest) -> Bool {
+        guard let value = request.headers["Authorization"] else { return false }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+        return constantTimeEquals(Array(parts[1].utf8), Array(token.utf8))
+    }
+
+    /// A comparison whose time does not reveal how much of the token was right.
+    private func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

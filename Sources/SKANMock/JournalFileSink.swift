@@ -1,0 +1,99 @@
+import Dispatch
+import SKANDomain
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes journal lines to a file or standard output without making requests wait for the disk.
+///
+/// `write(line:)` only appends to a buffer under a short lock (the journal calls it in id order);
+/// one writer queue takes the whole buffer and writes it with plain `write(2)` calls, so lines are
+/// never interleaved or split, and a reader (`tail -f`, a test) sees each line as soon as it is
+/// written: there is no user-space buffering to flush. Under load, lines are batched into one
+/// write; when idle, each line goes out at once.
+public final class JournalFileSink: JournalSink {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let queue = DispatchQueue(label: "skan-mock.journal.writer")
+    private let pending = Mutex(Pending())
+
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var scheduled = false
+    }
+
+    public struct OpenFailure: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot open journal log \(path): \(reason)" }
+    }
+
+    /// `-` is standard output; anything else a file, created if needed and appended to.
+    public init(path: String) throws(OpenFailure) {
+        if path == "-" {
+            fd = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw OpenFailure(path: path, reason: String(cString: strerror(errno))) }
+            fd = opened
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    public func write(line: [UInt8]) {
+        let schedule = pending.withLock { pending -> Bool in
+            pending.bytes.append(contentsOf: line)
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
+    /// Blocks until every line handed over so far is written.
+    public func flush() {
+        queue.sync { drain() }
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.withLock { pending -> [UInt8] in
+                if pending.bytes.isEmpty {
+                    pending.scheduled = false
+                    return []
+                }
+                var taken: [UInt8] = []
+                swap(&taken, &pending.bytes)
+                return taken
+            }
+            if batch.isEmpty { return }
+            writeAll(batch)
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    // The disk is full or the pipe is gone: say so once per batch, keep serving.
+                    let message = "skan-mock: journal write failed: \(String(cString: strerror(errno)))\n"
+                    _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+                    return
+                }
+            }
+        }
+    }
+}

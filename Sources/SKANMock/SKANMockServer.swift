@@ -1,0 +1,118 @@
+import HTTPCore
+import SKANDomain
+
+/// The whole application, wired: the model, the conversion service, the journal and its log, and
+/// the HTTP server routing Singular's endpoints and the admin API. Tests start one on port 0 in
+/// process; the command line starts one and waits for a signal.
+public final class SKANMockServer: Sendable {
+    public let options: ServerOptions
+    public let service: ConversionService
+    public let journal: Journal
+    private let sink: JournalFileSink?
+    private let http: HTTPServer
+    private let startedAt = MonotonicClock.microseconds()
+
+    /// Why the server could not start; the CLI prints it and exits with status 2.
+    public struct StartupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Loads the model and opens the log; nothing listens until `start()`.
+    public init(options: ServerOptions, clock: any SKANClock = SystemClock()) throws(StartupError) {
+        self.options = options
+        let model = try Self.loadModel(options.modelPath)
+        do {
+            sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path) }
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        service = ConversionService(model: model, clock: clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
+        journal = Journal(capacity: options.journalSize, sink: sink)
+
+        var router = HTTPRouter()
+        ConversionEndpoints(service: service, journal: journal).register(on: &router)
+        let admin = AdminRoutes(service: service, journal: journal, startedAt: startedAt)
+        admin.register(on: &router)
+        let responder: any HTTPResponder = options.adminToken.map {
+            AdminAuthorization(token: $0, next: router) as any HTTPResponder
+        } ?? router
+        http = HTTPServer(
+            configuration: .init(host: options.host, port: options.port, limits: options.limits),
+            responder: responder
+        )
+    }
+
+    /// Starts listening. The port is known when this returns.
+    public func start() throws(StartupError) {
+        do {
+            try http.start()
+        } catch {
+            throw StartupError(description: error.description)
+        }
+    }
+
+    public var port: Int { http.port }
+
+    /// `http://HOST:PORT`, the line scripts wait for.
+    public var url: String {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        return "http://\(host):\(port)"
+    }
+
+    /// Stops accepting, finishes requests in flight, and flushes the journal log.
+    public func stop(gracePeriod: Double = 5) {
+        http.shutdown(gracePeriod: gracePeriod)
+        sink?.flush()
+    }
+
+    /// Reads and checks a model file; the built-in testing model when `path` is nil.
+    public static func loadModel(_ path: String?) throws(StartupError) -> ConversionModel {
+        guard let path else { return .builtIn }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw StartupError(description: "cannot read model \(error.description)")
+        }
+        do {
+            return try ConversionModel.parse(bytes: bytes, source: path)
+        } catch {
+            throw StartupError(description: String(describing: error))
+        }
+    }
+}
+
+extension SKANMockServer {
+    /// Reads the model file again and swaps it in; a bad file keeps the model in use.
+    public func reloadModel() -> Result<String, StartupError> {
+        do {
+            let model = try Self.loadModel(options.modelPath)
+            service.replaceModel(model)
+            return .success(model.name)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension SKANMockServer {
+    /// `skan-mock validate`: the model's name, or one line per problem ("FILE: $.path: reason").
+    public static func checkModel(_ path: String) -> Result<String, ModelCheckFailure> {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            return .failure(ModelCheckFailure(lines: ["cannot read model \(error.description)"]))
+        }
+        do {
+            return .success(try ConversionModel.parse(bytes: bytes, source: path).name)
+        } catch {
+            return .failure(ModelCheckFailure(lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }))
+        }
+    }
+}
+
+/// Every problem found in a model file, one line each.
+public struct ModelCheckFailure: Error, Sendable {
+    public let lines: [String]
+}

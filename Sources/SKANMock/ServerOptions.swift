@@ -1,0 +1,20 @@
+import HTTPCore
+
+/// Everything `skan-mock` can be told at start-up. Defaults are the documented ones; the command
+/// line and the `SKAN_MOCK_*` environment fill them in (see `SKANMockCLI`).
+public struct ServerOptions: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The conversion model file; nil serves the bundled testing model.
+    public var modelPath: String?
+    /// Where the journal is written as JSON Lines: a file, `-` for standard output, nil for nowhere.
+    public var logPath: String?
+    public var journalSize = 10_000
+    public var deviceCapacity = 100_000
+    public var strict = false
+    /// When set, every `/__admin` call needs `Authorization: Bearer <token>`.
+    public var adminToken: String?
+    public var limits = HTTPLimits()
+
+    public init() {}
+}

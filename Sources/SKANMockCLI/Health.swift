@@ -1,0 +1,37 @@
+import ArgumentParser
+import HTTPCore
+
+/// `skan-mock health`: asks a running server for `/__admin/health`; exit 0 when it answers 200.
+/// It exists so a container's HEALTHCHECK needs no curl or wget in the image.
+struct Health: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that a running skan-mock answers /__admin/health (for container health checks)."
+    )
+
+    @Option(help: ArgumentHelp("Host of the server. [default: 127.0.0.1]", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("Port of the server. [env: SKAN_MOCK_PORT, default: 8080]", valueName: "port"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
+    var timeout: Double = 3
+
+    func run() throws {
+        let environment = Environment()
+        let port = port ?? environment["SKAN_MOCK_PORT"].flatMap { Int($0) } ?? 8080
+        var headers: [(String, String)] = []
+        if let token = environment["SKAN_MOCK_ADMIN_TOKEN"] { headers.append(("Authorization", "Bearer \(token)")) }
+        do {
+            let response = try HTTPProbe.get(host: host, port: port, path: "/__admin/health", headers: headers, timeout: timeout)
+            guard response.status == 200 else {
+                Standard.error("skan-mock health: HTTP \(response.status)")
+                throw ExitCode(1)
+            }
+            Standard.output(String(decoding: response.body, as: UTF8.self))
+        } catch let error as HTTPProbe.Failure {
+            Standard.error("skan-mock health: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+}

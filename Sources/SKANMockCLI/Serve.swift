@@ -1,0 +1,78 @@
+import ArgumentParser
+import Dispatch
+import SKANMock
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `skan-mock serve` (the default subcommand): runs the server until SIGTERM or SIGINT.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (the default subcommand).",
+        discussion: """
+            Each option can also be set in the environment (for containers); the command line wins. \
+            On start, one line is printed: "skan-mock listening on http://HOST:PORT". SIGTERM and \
+            SIGINT stop accepting, finish requests in flight, flush the journal and exit 0; SIGHUP \
+            reloads the model file (a bad file keeps the model in use).
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address to listen on. [env: SKAN_MOCK_HOST, default: 127.0.0.1]", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("Port to listen on; 0 picks a free one. [env: SKAN_MOCK_PORT, default: 8080]", valueName: "port"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("Conversion model file. [env: SKAN_MOCK_MODEL, default: the bundled testing model]", valueName: "file"))
+    var model: String?
+
+    @Option(help: ArgumentHelp("Write the journal as JSON Lines to this file, or - for standard output. [env: SKAN_MOCK_LOG]", valueName: "file"))
+    var log: String?
+
+    @Option(help: ArgumentHelp("Journal entries kept in memory; the oldest are dropped first. [env: SKAN_MOCK_JOURNAL_SIZE, default: 10000]", valueName: "n"))
+    var journalSize: Int?
+
+    @Option(help: ArgumentHelp("Devices whose state is kept; the least recently seen are dropped. [env: SKAN_MOCK_DEVICE_CAPACITY, default: 100000]", valueName: "n"))
+    var deviceCapacity: Int?
+
+    @Flag(help: "Answer requests with validation findings with {\"status\":\"error\"}. [env: SKAN_MOCK_STRICT=1]")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
+    var adminToken: String?
+
+    func validate() throws {
+        if let port = resolvedPort(), !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
+        if let size = journalSize, size < 1 { throw ValidationError("--journal-size must be at least 1") }
+        if let capacity = deviceCapacity, capacity < 1 { throw ValidationError("--device-capacity must be at least 1") }
+    }
+
+    func run() throws {
+        let environment = Environment()
+        var options = ServerOptions()
+        options.host = host ?? environment["SKAN_MOCK_HOST"] ?? options.host
+        options.port = resolvedPort() ?? options.port
+        options.modelPath = model ?? environment["SKAN_MOCK_MODEL"]
+        options.logPath = log ?? environment["SKAN_MOCK_LOG"]
+        options.journalSize = try journalSize ?? environment.integer("SKAN_MOCK_JOURNAL_SIZE") ?? options.journalSize
+        options.deviceCapacity = try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
+        options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
+        options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
+
+        let server: SKANMockServer
+        do {
+            server = try SKANMockServer(options: options)
+            try server.start()
+        } catch {
+            Standard.error("skan-mock: \(error.description)")
+            throw ExitCode(2)
+        }
+        Standard.output("skan-mock listening on \(server.url)")
+        let signalSources = SignalHandlers.install(server: server)
+        withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+
+    private func resolvedPort() -> Int? {
+        port ?? Environment()["SKAN_MOCK_PORT"].flatMap { Int($0) }
+    }
+}
