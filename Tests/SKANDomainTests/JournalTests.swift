@@ -1,0 +1,167 @@
+import Dispatch
+import Testing
+@testable import SKANDomain
+
+@Suite struct JournalTests {
+    func record(_ journal: Journal, _ service: ConversionService, _ endpoint: SKANEndpoint, _ params: [(String, String)],
+                status: Int? = nil, body: [UInt8]? = nil, extra: [JSONMember] = []) {
+        let req = request(endpoint, params)
+        let o = service.handle(endpoint, req)
+        journal.record(request: req, outcome: o, status: status ?? o.status, body: body ?? o.body, durationMicros: 42, extra: extra)
+    }
+
+    @Test func entryHasEveryFieldInSpecOrder() throws {
+        let clock = ManualClock(milliseconds: T0 * 1000 + 123)
+        let service = ConversionService(clock: clock)
+        let sink = CollectingSink()
+        let journal = Journal(clock: clock, sink: sink)
+        record(journal, service, .skan4, skan4Params([("skan_current_conversion_value", "0"), ("p0_coarse", "9"),
+                                                      ("skan_total_revenue_by_currency", #"{"USD":1.5}"#)]))
+        let lines = sink.all
+        #expect(lines.count == 1)
+        #expect(lines[0].last == UInt8(ascii: "\n"))
+        #expect(lines[0].dropLast().contains(UInt8(ascii: "\n")) == false)
+        let e = try JSONParser.parse(Array(lines[0].dropLast()))
+        #expect(e.objectValue?.map(\.key) == ["id", "time", "method", "path", "endpoint", "remote", "device", "event",
+                                              "params", "skan", "window", "issues", "response", "duration_us"])
+        #expect(e["id"] == 1)
+        #expect(e["time"] == "2025-11-21T04:40:00.123Z")
+        #expect(e["method"] == "GET")
+        #expect(e["path"] == "/api/v2/conversion_value")
+        #expect(e["endpoint"] == "skan4")
+        #expect(e["remote"] == "127.0.0.1:50000")
+        #expect(e["device"] == "IDFV-1")
+        #expect(e["event"] == "__SESSION__")
+        #expect(e["params"]?["skan_total_revenue_by_currency"] == #"{"USD":1.5}"#)
+        #expect(e["params"]?["p0_coarse"] == "9")
+        #expect(e["skan"] == ["current_fine": 0, "first_call": .int(T0), "total_revenue": ["USD": 1.5],
+                              "windows": ["p0": ["coarse": 9]]])
+        #expect(e["window"] == "p0")
+        #expect(e["issues"] == [["param": "p0_coarse", "code": "coarse_value_out_of_range",
+                                 "message": "p0_coarse 9 is outside 0...2 (0 low, 1 medium, 2 high)"]])
+        // Built-in model: revenue of at least 0.01 USD in p0 is fine 10, coarse medium.
+        #expect(e["response"] == ["status": 200, "body": #"{"status":"ok","conversion_value":10,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#])
+        #expect(e["duration_us"] == 42)
+        #expect(journal.query().entries.first?.json == e)
+    }
+
+    @Test func repeatedKeysKeepEveryValueInTheLog() throws {
+        let (service, _) = makeService()
+        let journal = Journal()
+        record(journal, service, .skan4, [("n", "a"), ("x", "1"), ("n", "b"), ("n", ""), ("y", "é &")])
+        let e = journal.query().entries[0].json
+        #expect(e["params"] == ["n": ["a", "b", ""], "x": "1", "y": "é &"])
+        // The typed value uses the last (empty: absent).
+        #expect(e["event"] == nil || e["event"] == .null)
+    }
+
+    @Test func recordsWhatWasActuallySentAndExtraMembers() throws {
+        let (service, _) = makeService()
+        let journal = Journal()
+        record(journal, service, .skan3, skan3Params(value: "2"))
+        record(journal, service, .skan3, skan3Params(value: "0"), status: 503, body: Array("{\"broken".utf8),
+               extra: [JSONMember("fault", ["kind": "status"])])
+        let entries = journal.query().entries.map(\.json)
+        #expect(entries[0]["response"] == ["status": 200, "body": ""])
+        #expect(entries[0]["window"] == .null)
+        #expect(entries[1]["response"] == ["status": 503, "body": "{\"broken"])
+        #expect(entries[1]["fault"] == ["kind": "status"])
+    }
+
+    @Test func requestsTheServiceNeverSawAreRecordedToo() {
+        let journal = Journal(clock: ManualClock(seconds: T0))
+        let req = SKANRequest(method: "DELETE", path: "/api/v1/evt", remote: "[::1]:9", parameters: [(name: "idfv", value: "D")])
+        journal.record(request: req, outcome: nil, endpoint: .event, status: 405, body: [], durationMicros: 1)
+        let e = journal.query().entries[0]
+        #expect(e.endpoint == .event)
+        #expect(e.device == "D")
+        #expect(e.json["skan"] == .null)
+        #expect(e.json["issues"] == [])
+        #expect(e.json["time"] == "2025-11-21T04:40:00.000Z")
+    }
+
+    @Test func capacityDropsTheOldestAndCountsThem() {
+        let (service, _) = makeService()
+        let journal = Journal(capacity: 3)
+        for _ in 0..<5 { record(journal, service, .skan3, skan3Params()) }
+        #expect(journal.size == 3)
+        #expect(journal.dropped == 2)
+        let page = journal.query()
+        #expect(page.entries.map(\.id) == [3, 4, 5])
+        #expect(page.dropped == 2)
+        #expect(journal.lastId == 5)
+        journal.clear()
+        #expect(journal.size == 0 && journal.dropped == 0)
+        record(journal, service, .skan3, skan3Params())
+        #expect(journal.query().entries.map(\.id) == [6])
+    }
+
+    @Test func filters() {
+        let (service, clock) = makeService()
+        let journal = Journal()
+        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))        // 1 p0 clean
+        record(journal, service, .skan4, skan4Params(device: "B", [("p0_coarse", "5")]))  // 2 p0 issue
+        record(journal, service, .skan3, skan3Params(device: "A"))                         // 3 no window
+        clock.advance(seconds: 3 * day)
+        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))        // 4 p1
+        record(journal, service, .launch, [("a", "K")])                                    // 5 error, issues
+        func ids(_ f: JournalFilter) -> [Int64] { journal.query(f).entries.map(\.id) }
+        #expect(ids(JournalFilter()) == [1, 2, 3, 4, 5])
+        #expect(ids(JournalFilter(endpoint: .skan4)) == [1, 2, 4])
+        #expect(ids(JournalFilter(device: "A")) == [1, 3, 4])
+        #expect(ids(JournalFilter(event: "level")) == [1, 4])
+        #expect(ids(JournalFilter(window: .window(.p0))) == [1, 2])
+        #expect(ids(JournalFilter(window: JournalFilter.WindowMatch("p1"))) == [4])
+        #expect(ids(JournalFilter(window: JournalFilter.WindowMatch("null"))) == [3, 5])
+        #expect(ids(JournalFilter(hasIssues: true)) == [2, 5])
+        #expect(ids(JournalFilter(hasIssues: false)) == [1, 3, 4])
+        #expect(ids(JournalFilter(endpoint: .skan4, device: "A", window: .window(.p1))) == [4])
+        #expect(journal.count(JournalFilter(device: "A")) == 3)
+        #expect(journal.count(JournalFilter(device: "A", limit: 1)) == 3)
+        #expect(JournalFilter.WindowMatch("p9") == nil)
+    }
+
+    @Test func sinceIdAndLimit() {
+        let (service, _) = makeService()
+        let journal = Journal()
+        for _ in 0..<6 { record(journal, service, .skan3, skan3Params()) }
+        // Polling: the oldest entries after since_id.
+        let poll = journal.query(JournalFilter(sinceId: 2, limit: 2))
+        #expect(poll.entries.map(\.id) == [3, 4])
+        #expect(poll.total == 4)
+        // Without since_id: the newest, still oldest first.
+        let tail = journal.query(JournalFilter(limit: 2))
+        #expect(tail.entries.map(\.id) == [5, 6])
+        #expect(tail.total == 6)
+        #expect(journal.query(JournalFilter(sinceId: 6)).entries.isEmpty)
+        #expect(journal.query(JournalFilter(limit: 0)).entries.isEmpty)
+    }
+
+    @Test func pageJSONSplicesEntries() throws {
+        let (service, _) = makeService()
+        let journal = Journal(capacity: 1)
+        record(journal, service, .skan3, skan3Params())
+        record(journal, service, .skan3, skan3Params())
+        let page = try JSONParser.parse(journal.query().json())
+        #expect(page.objectValue?.map(\.key) == ["requests", "total", "dropped"])
+        #expect(page["requests"]?[0]?["id"] == 2)
+        #expect(page["total"] == 1)
+        #expect(page["dropped"] == 1)
+    }
+
+    @Test func concurrentRecordsReachTheSinkInIdOrder() throws {
+        let (service, _) = makeService()
+        let sink = CollectingSink()
+        let journal = Journal(capacity: 500, sink: sink)
+        DispatchQueue.concurrentPerform(iterations: 2_000) { n in
+            let req = request(.skan4, skan4Params(device: "D\(n % 37)"))
+            let o = service.handle(.skan4, req)
+            journal.record(request: req, outcome: o, status: o.status, body: o.body, durationMicros: 1)
+        }
+        let ids = try sink.all.map { try JSONParser.parse(Array($0.dropLast()))["id"]?.intValue ?? -1 }
+        #expect(ids == Array(1...2_000))
+        #expect(journal.size == 500)
+        #expect(journal.dropped == 1_500)
+        #expect(journal.query().entries.map(\.id) == Array(1_501...2_000))
+    }
+}
