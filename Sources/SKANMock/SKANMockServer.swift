@@ -65,6 +65,11 @@ public final class SKANMockServer: Sendable {
         sink?.flush()
     }
 
+    /// Blocks until every journal line recorded so far is in the log (tests read the file after).
+    public func flushJournalLog() {
+        sink?.flush()
+    }
+
     /// Reads and checks a model file; the built-in testing model when `path` is nil.
     public static func loadModel(_ path: String?) throws(StartupError) -> ConversionModel {
         guard let path else { return .builtIn }

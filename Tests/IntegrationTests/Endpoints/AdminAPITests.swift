@@ -1,0 +1,102 @@
+import Foundation
+import SKANDomain
+import Testing
+
+@Suite("Admin API over real sockets")
+struct AdminAPITests {
+    private func session(_ device: String, _ event: String = "__SESSION__") -> [(String, String)] {
+        [("a", "k"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", event), ("conversion_value", "0")]
+    }
+
+    @Test func healthReportsVersionModelAndJournal() throws {
+        let mock = try TestSKANMock { $0.journalSize = 5 }
+        for _ in 0..<7 { _ = try mock.get("/api/v1/conversion_value", session("D")) }
+        let health = try mock.admin("/__admin/health")
+        #expect(health["status"] == "ok")
+        #expect(health["version"]?.stringValue?.isEmpty == false)
+        #expect(health["uptime_s"]?.intValue != nil)
+        #expect(health["model"]?["name"] == "singular-testing")
+        #expect(health["journal"]?["size"] == 5)
+        #expect(health["journal"]?["dropped"] == 2)
+    }
+
+    @Test func filtersTheJournal() throws {
+        let mock = try TestSKANMock()
+        _ = try mock.get("/api/v1/conversion_value", session("A", "open"))
+        _ = try mock.get("/api/v1/conversion_value", session("B", "buy"))
+        _ = try mock.get("/api/v1/conversion_value", session("A", "buy"))
+        _ = try mock.get("/api/v1/evt", [("a", "k")])
+        #expect(try mock.journal("device=A").count == 2)
+        #expect(try mock.journal("event=buy").count == 2)
+        #expect(try mock.journal("endpoint=event").count == 1)
+        #expect(try mock.journal("has_issues=true").map { $0["endpoint"]?.stringValue } == ["event"])
+        let all = try mock.journal()
+        let firstID = try #require(all.first?["id"]?.intValue)
+        #expect(try mock.journal("since_id=\(firstID)").count == 3)
+        let page = try mock.admin("/__admin/requests?limit=1")
+        #expect(page["total"] == 4)
+        #expect(page["requests"]?.arrayValue?.count == 1)
+        #expect(try mock.admin("/__admin/requests/count?device=B")["count"] == 1)
+    }
+
+    @Test func rejectsAnUnknownFilterInsteadOfIgnoringIt() throws {
+        let mock = try TestSKANMock()
+        let response = try mock.client.get(mock.url("/__admin/requests?devcie=A"))
+        #expect(response.status == 400)
+        #expect(try JSONValue.parse(response)["reason"]?.stringValue?.contains("devcie") == true)
+        #expect(try mock.client.get(mock.url("/__admin/requests?limit=-1")).status == 400)
+    }
+
+    @Test func clearsTheJournalAndResetsDevices() throws {
+        let mock = try TestSKANMock()
+        _ = try mock.get("/api/v1/conversion_value", session("C"))
+        #expect(try mock.client.get(mock.url("/__admin/devices/C")).status == 200)
+        #expect(try mock.client.request("DELETE", mock.url("/__admin/requests")).status == 200)
+        #expect(try mock.journal().isEmpty)
+        #expect(try mock.client.get(mock.url("/__admin/devices/C")).status == 200)
+        _ = try mock.get("/api/v1/conversion_value", session("C"))
+        #expect(try mock.client.request("POST", mock.url("/__admin/reset"), body: []).status == 200)
+        #expect(try mock.journal().isEmpty)
+        #expect(try mock.client.get(mock.url("/__admin/devices/C")).status == 404)
+    }
+
+    @Test func showsADevicesState() throws {
+        let mock = try TestSKANMock()
+        _ = try mock.get("/api/v1/conversion_value", session("DEV-1", "level_up"))
+        let state = try mock.admin("/__admin/devices/DEV-1")
+        #expect(state.objectValue?.isEmpty == false)
+        #expect(state.description.contains("level_up"))
+    }
+
+    @Test func replacesTheModelAndRejectsABadOne() throws {
+        let mock = try TestSKANMock()
+        let current = try mock.client.get(mock.url("/__admin/model"))
+        #expect(try JSONValue.parse(current)["name"] == "singular-testing")
+
+        let bad = try mock.client.request("PUT", mock.url("/__admin/model"), body: Array(#"{"name":"x","skan3":{"mode":"increment","max":99}}"#.utf8))
+        #expect(bad.status == 400)
+        let reasons = try JSONValue.parse(bad)
+        #expect(reasons["status"] == "error")
+        #expect(reasons["problems"]?[0]?["path"]?.stringValue?.hasPrefix("$.skan3") == true)
+        #expect(try mock.admin("/__admin/health")["model"]?["name"] == "singular-testing")
+
+        let retention = try String(contentsOfFile: Self.configPath("retention.json"), encoding: .utf8)
+        let good = try mock.client.request("PUT", mock.url("/__admin/model"), body: Array(retention.utf8))
+        #expect(good.status == 200)
+        #expect(try mock.admin("/__admin/health")["model"]?["name"] == "singular-retention")
+    }
+
+    @Test func requiresTheAdminTokenWhenSet() throws {
+        let mock = try TestSKANMock { $0.adminToken = "s3cret" }
+        #expect(try mock.client.get(mock.url("/__admin/health")).status == 401)
+        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer wrong"]).status == 401)
+        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer s3cret"]).status == 200)
+        // The app under test never sends a token: Singular's endpoints stay open.
+        #expect(try mock.get("/api/v1/conversion_value", session("T")).status == 200)
+    }
+
+    static func configPath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/\(name)").path
+    }
+}
