@@ -88,11 +88,14 @@ public final class ConversionService: Sendable {
         let parameters = RequestParameters(request.parameters)
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
+        var outcome: SKANOutcome
         switch endpoint {
-        case .skan3: return handleSKAN3(common, &reader, now)
-        case .skan4: return handleSKAN4(common, &reader, now)
-        case .launch, .event: return handleS2S(endpoint, common, &reader, now)
+        case .skan3: outcome = handleSKAN3(common, &reader, now)
+        case .skan4: outcome = handleSKAN4(common, &reader, now)
+        case .launch, .event: outcome = handleS2S(endpoint, common, &reader, now)
         }
+        outcome.distinctParameterNames = parameters.distinctNames
+        return outcome
     }
 
     private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
@@ -108,7 +111,33 @@ public final class ConversionService: Sendable {
     private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: JSONValue,
                          _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
         SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device, event: common.event,
-                    skan: skan, window: window, findings: findings, timeMilliseconds: now)
+                    skan: skan, window: window, findings: findings, timeMilliseconds: now, distinctParameterNames: 0)
+    }
+
+    /// Runs `body` on the device's state under the service lock: in place normally; on a copy with
+    /// `strict`, kept only when `body` accepts the request. Without a device id the state is
+    /// scratch (this request only).
+    private func withDevice(_ devices: inout DeviceStateStore, _ key: String?, _ now: Int64,
+                            _ body: (inout DeviceState) -> (body: [UInt8], accepted: Bool)) -> [UInt8] {
+        func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
+            let result = body(&device)
+            if result.accepted {
+                device.requests += 1
+                device.lastSeenMilliseconds = now
+            }
+            return result
+        }
+        guard let key else {
+            var scratch = DeviceState(nowMilliseconds: now)
+            return run(&scratch).body
+        }
+        if strict {
+            var copy = devices.get(key) ?? DeviceState(nowMilliseconds: now)
+            let result = run(&copy)
+            if result.accepted { devices.set(key, copy) }
+            return result.body
+        }
+        return devices.update(key, make: { DeviceState(nowMilliseconds: now) }) { run(&$0).body }
     }
 
     // MARK: SKAN 3
@@ -118,52 +147,51 @@ public final class ConversionService: Sendable {
         identityFindings(common, &reader)
         var findings = reader.findings
         let body: [UInt8] = state.withLock { s in
-            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
-            if let v = p.conversionValue {
-                if let highest = device.skan3.highestValueSent, v < highest {
-                    findings.append(ValidationFinding(
-                        param: SKAN3Parameters.conversionValueName, code: .skan3ValueDecreased,
-                        message: "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"))
-                }
-                device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
-            }
-            if let event = common.event { DeviceState.count(event, in: &device.skan3.events) }
-
-            var answer: Int64?
-            var body: [UInt8]
-            switch p.valueProblem {
-            case .missing:
-                body = SKANResponse.error("conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)")
-            case .notAnInteger(let text):
-                body = SKANResponse.error("conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)")
-            case nil:
-                let current = p.conversionValue ?? 0
-                switch s.model.skan3 {
-                case .increment(let max, let whenExhausted):
-                    if current < max {
-                        answer = Swift.min(63, Swift.max(0, current + 1))
-                        body = SKANResponse.skan3(answer!)
-                    } else {
-                        body = whenExhausted == .empty ? [] : SKANResponse.ok()
+            let model = s.model
+            return withDevice(&s.devices, common.device, now) { device in
+                if let v = p.conversionValue {
+                    if let highest = device.skan3.highestValueSent, v < highest {
+                        findings.append(ValidationFinding(
+                            param: SKAN3Parameters.conversionValueName, code: .skan3ValueDecreased,
+                            message: "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"))
                     }
-                case .rules(let table):
-                    let days = p.firstCall.map { floorDivide(floorDivide(now, 1000) - $0, 86_400) }
-                    var context = EvaluationContext(
-                        counts: device.skan3.events, daysSinceFirstCall: days, rates: s.model.currency,
-                        totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
-                        windowIAP: (nil, ""), windowAdmon: (nil, ""))
-                    let chosen = table.evaluate(&context)?.fine ?? current
-                    findings.append(contentsOf: context.findings)
-                    answer = Swift.min(63, Swift.max(0, Swift.max(current, chosen)))
-                    body = SKANResponse.skan3(answer!)
+                    device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
                 }
+                if let event = common.event { DeviceState.count(event, in: &device.skan3.events) }
+
+                var answer: Int64?
+                var body: [UInt8]
+                switch p.valueProblem {
+                case .missing:
+                    body = SKANResponse.error("conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)")
+                case .notAnInteger(let text):
+                    body = SKANResponse.error("conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)")
+                case nil:
+                    let current = p.conversionValue ?? 0
+                    switch model.skan3 {
+                    case .increment(let max, let whenExhausted):
+                        if current < max {
+                            answer = Swift.min(63, Swift.max(0, current + 1))
+                            body = SKANResponse.skan3(answer!)
+                        } else {
+                            body = whenExhausted == .empty ? [] : SKANResponse.ok()
+                        }
+                    case .rules(let table):
+                        let days = p.firstCall.map { floorDivide(floorDivide(now, 1000) - $0, 86_400) }
+                        var context = EvaluationContext(
+                            counts: device.skan3.events, daysSinceFirstCall: days, rates: model.currency,
+                            totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
+                            windowIAP: (nil, ""), windowAdmon: (nil, ""))
+                        let chosen = table.evaluate(&context)?.fine ?? current
+                        findings.append(contentsOf: context.findings)
+                        answer = Swift.min(63, Swift.max(0, Swift.max(current, chosen)))
+                        body = SKANResponse.skan3(answer!)
+                    }
+                }
+                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
+                device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
+                return (body, true)
             }
-            if strict, let first = findings.first { return SKANResponse.error(first.message) }
-            device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
-            device.requests += 1
-            device.lastSeenMilliseconds = now
-            if let key = common.device { s.devices.set(key, device) }
-            return body
         }
         return outcome(.skan3, body, common, p.json, nil, findings, now)
     }
@@ -182,15 +210,14 @@ public final class ConversionService: Sendable {
         lockParameterFinding(p, window, &reader)
         var findings = reader.findings
         let body: [UInt8] = state.withLock { s in
-            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
-            let body = windowedAnswer(p, window, common.event, s.model, &device.skan4, &findings, now) { fine, answer in
-                SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
+            let model = s.model
+            return withDevice(&s.devices, common.device, now) { device in
+                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, now) { fine, answer in
+                    SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
+                }
+                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
+                return (body, true)
             }
-            if strict, let first = findings.first { return SKANResponse.error(first.message) }
-            device.requests += 1
-            device.lastSeenMilliseconds = now
-            if let key = common.device { s.devices.set(key, device) }
-            return body
         }
         return outcome(.skan4, body, common, p.json, window, findings, now)
     }
@@ -263,16 +290,15 @@ public final class ConversionService: Sendable {
         }
         let event = endpoint == .launch ? (common.event ?? "__SESSION__") : common.event
         let body: [UInt8] = state.withLock { s in
-            var device = common.device.flatMap { s.devices.get($0) } ?? DeviceState(nowMilliseconds: now)
-            var body = windowedAnswer(p, window, event, s.model, &device.s2s, &findings, now) { fine, _ in
-                SKANResponse.s2s(fine)
+            let model = s.model
+            return withDevice(&s.devices, common.device, now) { device in
+                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, now) { fine, _ in
+                    SKANResponse.s2s(fine)
+                }
+                if !model.isActive(for: endpoint) { body = SKANResponse.ok() }
+                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
+                return (body, true)
             }
-            if !s.model.isActive(for: endpoint) { body = SKANResponse.ok() }
-            if strict, let first = findings.first { return SKANResponse.error(first.message) }
-            device.requests += 1
-            device.lastSeenMilliseconds = now
-            if let key = common.device { s.devices.set(key, device) }
-            return body
         }
         return outcome(endpoint, body, common, p.json, window, findings, now)
     }

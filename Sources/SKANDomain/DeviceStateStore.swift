@@ -45,6 +45,24 @@ public struct DeviceStateStore: Sendable {
             touch(slot)
             return
         }
+        insert(key, state)
+    }
+
+    /// Runs `body` on the state of `key` in place, creating it with `make` when unknown (which may
+    /// evict the least recently used device), and marks it most recently used. No copy is made.
+    public mutating func update<R>(_ key: String, make: () -> DeviceState, _ body: (inout DeviceState) -> R) -> R {
+        let slot: Int
+        if let existing = slots[key] {
+            slot = existing
+            touch(slot)
+        } else {
+            slot = insert(key, make())
+        }
+        return body(&nodes[slot].state)
+    }
+
+    @discardableResult
+    private mutating func insert(_ key: String, _ state: DeviceState) -> Int {
         let slot: Int
         if slots.count >= capacity {
             slot = oldest
@@ -59,6 +77,7 @@ public struct DeviceStateStore: Sendable {
         }
         slots[key] = slot
         linkAsNewest(slot)
+        return slot
     }
 
     public mutating func removeAll() {

@@ -51,7 +51,7 @@ public struct JournalEntry: Sendable {
         w.raw(",\"event\":")
         if let event { w.write(event) } else { w.raw("null") }
         w.raw(",\"params\":")
-        writeParams(request.parameters, to: &w)
+        writeParams(request.parameters, distinctNames: outcome?.distinctParameterNames, to: &w)
         w.raw(",\"skan\":")
         if let skan = outcome?.skan { w.write(skan) } else { w.raw("null") }
         w.raw(",\"window\":")
@@ -78,8 +78,18 @@ public struct JournalEntry: Sendable {
     }
 
     /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
-    static func writeParams(_ pairs: [(name: String, value: String)], to w: inout JSONWriter) {
+    static func writeParams(_ pairs: [(name: String, value: String)], distinctNames: Int?, to w: inout JSONWriter) {
         w.raw("{")
+        if distinctNames == pairs.count {
+            // No name repeats (the usual case): no need to group.
+            for (n, pair) in pairs.enumerated() {
+                if n > 0 { w.raw(",") }
+                w.key(pair.name)
+                w.write(pair.value)
+            }
+            w.raw("}")
+            return
+        }
         var first = true
         for i in pairs.indices {
             let name = pairs[i].name

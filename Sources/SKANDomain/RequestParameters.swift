@@ -8,6 +8,9 @@ public struct RequestParameters: Sendable {
         for pair in pairs { last[pair.name] = pair.value }
     }
 
+    /// How many different names were sent.
+    public var distinctNames: Int { last.count }
+
     /// The last value sent for `name`, nil when absent or empty.
     public subscript(name: String) -> String? {
         guard let value = last[name], !value.isEmpty else { return nil }

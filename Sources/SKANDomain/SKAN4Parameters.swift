@@ -6,14 +6,17 @@ public struct SKANWindowParameters: Sendable, Equatable {
     public var iapRevenue: Revenue?
     public var admonRevenue: Revenue?
 
-    public static func coarseName(_ n: Int) -> String { "p\(n)_coarse" }
-    public static func prevCoarseName(_ n: Int) -> String { "p\(n)_prev_coarse_value" }
-    public static func windowLockName(_ n: Int) -> String { "p\(n)_window_lock" }
-    public static func iapRevenueName(_ n: Int) -> String { "p\(n)_total_iap_revenue" }
-    public static func admonRevenueName(_ n: Int) -> String { "p\(n)_total_admon_revenue" }
-    public static func names(_ n: Int) -> [String] {
-        [coarseName(n), prevCoarseName(n), windowLockName(n), iapRevenueName(n), admonRevenueName(n)]
+    // Spelled out once: string interpolation on every request is measurably slow.
+    private static let allNames: [[String]] = (0..<3).map { n in
+        ["p\(n)_coarse", "p\(n)_prev_coarse_value", "p\(n)_window_lock", "p\(n)_total_iap_revenue", "p\(n)_total_admon_revenue"]
     }
+
+    public static func coarseName(_ n: Int) -> String { allNames[n][0] }
+    public static func prevCoarseName(_ n: Int) -> String { allNames[n][1] }
+    public static func windowLockName(_ n: Int) -> String { allNames[n][2] }
+    public static func iapRevenueName(_ n: Int) -> String { allNames[n][3] }
+    public static func admonRevenueName(_ n: Int) -> String { allNames[n][4] }
+    public static func names(_ n: Int) -> [String] { allNames[n] }
 
     var json: JSONValue? {
         var members: [JSONMember] = []
@@ -135,7 +138,7 @@ public struct SKAN4Parameters: Sendable, Equatable {
         if let v = totalRevenue { members.append(JSONMember("total_revenue", v.json)) }
         if let v = totalAdmonRevenue { members.append(JSONMember("total_admon_revenue", v.json)) }
         var windowMembers: [JSONMember] = []
-        for n in 0..<3 { if let w = windows[n].json { windowMembers.append(JSONMember("p\(n)", w)) } }
+        for n in 0..<3 { if let w = windows[n].json { windowMembers.append(JSONMember(SKANWindow.measurement(n).rawValue, w)) } }
         if !windowMembers.isEmpty { members.append(JSONMember("windows", .object(windowMembers))) }
         return .object(members)
     }

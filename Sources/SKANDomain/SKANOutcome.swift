@@ -14,6 +14,9 @@ public struct SKANOutcome: Sendable {
     public var findings: [ValidationFinding]
     /// The clock reading the request was judged at (the journal's `time`).
     public var timeMilliseconds: Int64
+    /// How many different parameter names the request had (the journal groups repeats only when
+    /// this is below the parameter count).
+    public var distinctParameterNames: Int
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
