@@ -155,3 +155,29 @@ import Testing
         #expect(counts["e0"] == 2)
     }
 }
+
+@Suite struct RequestParametersTests {
+    @Test func lastValueWinsAndEmptyCountsAsAbsent() {
+        let p = RequestParameters([("n", "a"), ("x", "1"), ("n", "b"), ("e", "")].map { (name: $0.0, value: $0.1) })
+        #expect(p["n"] == "b")
+        #expect(p["x"] == "1")
+        #expect(p["e"] == nil)
+        #expect(p.raw("e") == "")
+        #expect(p["missing"] == nil)
+        #expect(p.distinctNames == 3)
+        #expect(p.first(of: "e", "x", "n")?.name == "x")
+    }
+
+    @Test func manyParametersUseTheFallback() {
+        let pairs = (0..<200).map { (name: "k\($0 % 150)", value: "v\($0)") }
+        let p = RequestParameters(pairs)
+        #expect(p.distinctNames == 150)
+        #expect(p["k0"] == "v150")
+        #expect(p["k149"] == "v149")
+        #expect(p["k150"] == nil)
+        let small = RequestParameters((0..<60).map { (name: "k\($0 % 40)", value: "v\($0)") })
+        #expect(small.distinctNames == 40)
+        #expect(small["k0"] == "v40")
+        #expect(small["k39"] == "v39")
+    }
+}
