@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# docker/test.sh: proves the container image of docker/Dockerfile by building and running it.
+#
+# This machine (and CI) has no Docker engine and no image registry, so the script:
+#   1. installs podman, runc and debootstrap when missing;
+#   2. builds the release binary with the local toolchain, exactly as the Dockerfile's build stage
+#      does (static Swift standard library, stripped);
+#   3. makes a Debian bookworm base image with debootstrap, slimmed like debian:bookworm-slim
+#      (cached under /var/tmp/skan-mock-base, rebuilt when absent);
+#   4. builds the Dockerfile's runtime stage, taken verbatim from docker/Dockerfile, on that base,
+#      with the binary of step 2 standing in for the build stage;
+#   5. runs the container: waits for its HEALTHCHECK, sends a SKAN 4 request and finds its journal
+#      line on the container's output; runs it again with a model from a temporary folder mounted
+#      on /config and sees that model's answer; stops it and checks it exited 0 within 5 s;
+#   6. prints the image's size and fails when it is 120 MB or more.
+#
+# Environment: SKAN_MOCK_BASE_CACHE (default /var/tmp/skan-mock-base), SKAN_MOCK_TEST_PORT (default:
+# a free port; never 8080), SKAN_MOCK_SCRATCH (SwiftPM scratch path, default .build-docker).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=$(date +%s)
+image=localhost/skan-mock:test
+base_image=localhost/skan-mock-base
+base_cache=${SKAN_MOCK_BASE_CACHE:-/var/tmp/skan-mock-base}
+scratch=${SKAN_MOCK_SCRATCH:-.build-docker}
+max_image_bytes=120000000
+test_label=skan-mock.docker-test=1
+
+say() { printf 'docker/test.sh: %s\n' "$*"; }
+fail() {
+    printf 'docker/test.sh: FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+
+# --- 1. tools ----------------------------------------------------------------------------------
+missing=()
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || [ -x /usr/sbin/runc ] || missing+=(runc)
+command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
+if [ ${#missing[@]} -gt 0 ]; then
+    command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]}; install podman, runc and debootstrap"
+    say "installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq podman runc debootstrap >/dev/null
+fi
+export PATH="$PATH:/usr/sbin:/sbin"
+podman=(podman --runtime runc --cgroup-manager=cgroupfs)
+
+# --- cleanup, whatever happens -----------------------------------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-docker-test.XXXXXX")
+containers=()
+cleanup() {
+    local c
+    for c in "${containers[@]}"; do
+        timeout 30 "${podman[@]}" rm -f -t 0 "$c" >/dev/null 2>&1 || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 2. the binary -----------------------------------------------------------------------------
+swift_flags=(-c release --static-swift-stdlib --product skan-mock -Xlinker -s --scratch-path "$scratch")
+say "building the release binary (swift build ${swift_flags[*]})"
+t0=$(date +%s)
+# (A source saved during the build makes SwiftPM stop with "was modified during the build": on a
+# developer's work tree, try again, up to 3 times.)
+for attempt in 1 2 3; do
+    if swift build "${swift_flags[@]}" >"$work/swift-build.log" 2>&1; then break; fi
+    if [ "$attempt" -lt 3 ] && grep -q 'was modified during the build' "$work/swift-build.log"; then
+        say "a source changed during the build; building again"
+        sleep 2
+        continue
+    fi
+    cat "$work/swift-build.log" >&2
+    fail "swift build failed"
+done
+binary="$(swift build "${swift_flags[@]}" --show-bin-path)/skan-mock"
+[ -x "$binary" ] || fail "no binary at $binary"
+say "binary built in $(( $(date +%s) - t0 )) s: $(du -h "$binary" | cut -f1)"
+if ldd "$binary" | grep -q 'libcurl'; then fail "the server binary links libcurl"; fi
+if ldd "$binary" | grep -q 'libswiftCore'; then fail "the Swift standard library is not linked statically"; fi
+
+# --- 3. the base image -------------------------------------------------------------------------
+t0=$(date +%s)
+if [ ! -s "$base_cache/rootfs.tar" ]; then
+    say "making the bookworm base with debootstrap into $base_cache (cached for the next runs)"
+    $sudo mkdir -p "$base_cache"
+    rootfs="$base_cache/rootfs.partial"
+    $sudo rm -rf "$rootfs" "$base_cache/rootfs.tar.partial"
+    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian \
+        >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
+    # Slim it the way debian:bookworm-slim is: no package caches, lists, docs, man pages, locales,
+    # and dpkg told to keep them out of later installs.
+    $sudo tee "$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim" >/dev/null <<'EOF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/groff/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-exclude /usr/share/lintian/*
+path-exclude /usr/share/linda/*
+EOF
+    $sudo tee "$rootfs/etc/apt/apt.conf.d/docker-clean" >/dev/null <<'EOF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
+    $sudo rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin \
+        "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/log/* "$rootfs"/debootstrap
+    $sudo find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+    $sudo find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
+    $sudo rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
+        "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/lintian/*
+    $sudo tar -C "$rootfs" --numeric-owner -cf "$base_cache/rootfs.tar.partial" .
+    $sudo mv "$base_cache/rootfs.tar.partial" "$base_cache/rootfs.tar"
+    $sudo rm -rf "$rootfs"
+    timeout 120 "${podman[@]}" rmi -f "$base_image" >/dev/null 2>&1 || true
+fi
+if ! "${podman[@]}" image exists "$base_image"; then
+    say "importing $base_cache/rootfs.tar as $base_image"
+    timeout 300 "${podman[@]}" import "$base_cache/rootfs.tar" "$base_image" >/dev/null
+fi
+say "base image ready in $(( $(date +%s) - t0 )) s"
+
+# --- 4. the runtime stage ----------------------------------------------------------------------
+# The Containerfile is docker/Dockerfile's global ARGs and its runtime stage, verbatim, with a
+# stand-in build stage that holds the binary built above where the real one puts it (/out).
+grep -q '^FROM .* AS runtime$' docker/Dockerfile || fail "docker/Dockerfile has no 'FROM ... AS runtime' stage"
+context="$work/context"
+mkdir -p "$context"
+{
+    awk '/^FROM /{exit} {print}' docker/Dockerfile
+    printf 'FROM scratch AS build\nCOPY skan-mock /out/skan-mock\n\n'
+    awk '/^FROM .* AS runtime$/{on=1} on{print}' docker/Dockerfile
+} >"$context/Containerfile"
+cp "$binary" "$context/skan-mock"
+cp -R config "$context/config"
+say "building the runtime stage on $base_image"
+t0=$(date +%s)
+timeout 600 podman build --isolation chroot --format docker --target runtime \
+    --build-arg RUNTIME_IMAGE="$base_image" --label "$test_label" \
+    -f "$context/Containerfile" -t "$image" "$context" >"$work/build.log" 2>&1 \
+    || { tail -30 "$work/build.log" >&2; fail "podman build failed"; }
+# The image this build replaced, if any, is left untagged: drop it (only images of this test).
+podman image prune -f --filter "label=$test_label" >/dev/null 2>&1 || true
+say "image $image built in $(( $(date +%s) - t0 )) s"
+config=$("${podman[@]}" image inspect "$image" | tr -d ' \n')
+for needle in '"User":"10001:10001"' '"8080/tcp"' 'SKAN_MOCK_HOST=0.0.0.0' \
+    'SKAN_MOCK_MODEL=/config/singular-testing.json' 'SKAN_MOCK_LOG=-' \
+    '"Entrypoint":["/usr/local/bin/skan-mock"]' '"Healthcheck":{"Test":["CMD","/usr/local/bin/skan-mock","health"]'; do
+    case "$config" in *"$needle"*) ;; *) fail "the image config lacks $needle: $config" ;; esac
+done
+
+# --- 5. run it ---------------------------------------------------------------------------------
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+if [ -n "${SKAN_MOCK_TEST_PORT:-}" ]; then
+    port=$SKAN_MOCK_TEST_PORT
+else
+    port=""
+    for _ in $(seq 1 50); do
+        candidate=$(( 20000 + RANDOM % 20000 ))
+        if ! port_in_use "$candidate"; then port=$candidate; break; fi
+    done
+    [ -n "$port" ] || fail "found no free port"
+fi
+[ "$port" != 8080 ] || fail "the test must not use port 8080"
+
+# GET on 127.0.0.1 with bash's /dev/tcp (no curl needed); prints the body.
+http_get() {
+    timeout 10 bash -c '
+        exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+        printf "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" "$2" >&3
+        cat <&3' _ "$port" "$1" | awk 'body{print} /^\r?$/{body=1}'
+}
+
+container_seq=0
+start_container() { # extra `podman run` arguments...
+    local name="skan-mock-test-$$-$container_seq"
+    container_seq=$(( container_seq + 1 ))
+    containers+=("$name")
+    # (Without systemd, podman logs that it cannot schedule the healthcheck timer: its stderr goes
+    # to a file; wait_healthy runs the image's HEALTHCHECK itself.)
+    timeout 120 "${podman[@]}" run -d --name "$name" --network=host \
+        --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
+        -e SKAN_MOCK_PORT="$port" "$@" "$image" >/dev/null 2>>"$work/podman.log" \
+        || { cat "$work/podman.log" >&2; fail "podman run failed"; }
+    container=$name
+}
+
+# Waits (at most 60 s) until the image's own HEALTHCHECK passes in the container.
+wait_healthy() {
+    local deadline=$(( $(date +%s) + 60 ))
+    until timeout 15 "${podman[@]}" healthcheck run "$container" >/dev/null 2>&1; do
+        if [ "$("${podman[@]}" inspect -f '{{.State.Running}}' "$container" 2>/dev/null)" != true ]; then
+            "${podman[@]}" logs "$container" >&2 || true
+            fail "the container stopped before it was healthy"
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            "${podman[@]}" logs "$container" >&2 || true
+            fail "the container was not healthy within 60 s"
+        fi
+        sleep 0.5
+    done
+}
+
+skan4_request() { # device
+    local now
+    now=$(date +%s)
+    http_get "/api/v2/conversion_value?a=docker-test&v=1&i=com.example.app&app_v=1.0&n=__SESSION__&p=iOS&idfv=$1&skan_current_conversion_value=0&prev_fine_value=0&skan_first_call_to_skadnetwork_timestamp=$(( now - 60 ))&skan_last_call_to_skadnetwork_timestamp=$now"
+}
+
+# Waits (at most 10 s) for a line on the container's output that holds every given string; prints it.
+wait_for_output_line() { # strings...
+    local deadline=$(( $(date +%s) + 10 )) lines s
+    while :; do
+        lines=$("${podman[@]}" logs "$container" 2>/dev/null || true)
+        for s in "$@"; do lines=$(printf '%s\n' "$lines" | grep -F -- "$s" || true); done
+        if [ -n "$lines" ]; then printf '%s\n' "$lines" | head -1; return 0; fi
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 0.3
+    done
+}
+
+# Stops the container like `docker stop` (SIGTERM, SIGKILL after 10 s) and checks it exited 0
+# within 5 s.
+stop_container() {
+    local t0 t1 code
+    t0=$(date +%s%N)
+    timeout 60 "${podman[@]}" stop -t 10 "$container" >/dev/null 2>>"$work/podman.log" \
+        || { cat "$work/podman.log" >&2; fail "podman stop failed"; }
+    t1=$(date +%s%N)
+    code=$("${podman[@]}" inspect -f '{{.State.ExitCode}}' "$container")
+    local ms=$(( (t1 - t0) / 1000000 ))
+    [ "$code" = 0 ] || fail "the container exited $code on SIGTERM (after $ms ms)"
+    [ "$ms" -le 5000 ] || fail "the container took $ms ms to stop (more than 5 s)"
+    say "stopped: exit 0 after $ms ms"
+}
+
+# Run 1: the bundled models.
+say "run 1: bundled model, port $port"
+start_container
+wait_healthy
+logs=$("${podman[@]}" logs "$container" 2>&1)
+case "$logs" in
+    *"skan-mock listening on http://0.0.0.0:$port"*) ;;
+    *) printf '%s\n' "$logs" >&2; fail "no 'skan-mock listening on http://0.0.0.0:$port' line" ;;
+esac
+[ "$("${podman[@]}" inspect -f '{{.Config.User}}' "$container")" != "" ] || fail "the image runs as root"
+uid=$(timeout 30 "${podman[@]}" exec "$container" grep '^Uid:' /proc/1/status | awk '{print $2}')
+[ -n "$uid" ] && [ "$uid" != 0 ] || fail "the server (PID 1) runs as uid '$uid'"
+say "the server runs as uid $uid"
+health=$(http_get /__admin/health)
+case "$health" in
+    *'"source":"/config/singular-testing.json"'*) ;;
+    *) fail "the server did not load /config/singular-testing.json: $health" ;;
+esac
+device="docker-test-$$-$RANDOM"
+answer=$(skan4_request "$device")
+expected='{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}'
+[ "$answer" = "$expected" ] || fail "SKAN 4 answer: '$answer', expected '$expected'"
+say "SKAN 4 answer: $answer"
+line=$(wait_for_output_line '"endpoint":"skan4"' "\"device\":\"$device\"" '"window":"p0"') \
+    || fail "no journal line for device $device on the container's output"
+say "journal line: ${line:0:160}..."
+stop_container
+
+# Run 2: a model from a temporary folder mounted on /config (read-only) replaces the bundled ones.
+models="$work/models"
+mkdir -p "$models"
+cat >"$models/singular-testing.json" <<'EOF'
+{
+  "name": "docker-test-model",
+  "description": "docker/test.sh: every first-window session answers fine 42, coarse high, locked.",
+  "skan3": {"mode": "increment", "max": 2, "when_exhausted": "empty"},
+  "skan4": {
+    "p0": {"combine": "last", "entries": [
+      {"fine": 42, "coarse": "high", "lock": true, "when": {"event": {"name": "__SESSION__"}}}
+    ]}
+  }
+}
+EOF
+chmod 0755 "$work" "$models"
+chmod 0644 "$models/singular-testing.json"
+"$binary" validate "$models/singular-testing.json" >/dev/null || fail "the test model does not validate"
+say "run 2: model from $models mounted on /config"
+start_container -v "$models:/config:ro"
+wait_healthy
+device="docker-test-$$-$RANDOM"
+answer=$(skan4_request "$device")
+expected='{"status":"ok","conversion_value":42,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":true}'
+[ "$answer" = "$expected" ] || fail "SKAN 4 answer with the mounted model: '$answer', expected '$expected'"
+say "SKAN 4 answer with the mounted model: $answer"
+wait_for_output_line '"endpoint":"skan4"' "\"device\":\"$device\"" >/dev/null \
+    || fail "no journal line for device $device on the container's output"
+stop_container
+
+# --- 6. size -----------------------------------------------------------------------------------
+size=$("${podman[@]}" image inspect -f '{{.Size}}' "$image")
+say "image $image: $size bytes ($(( size / 1000000 )) MB; limit $(( max_image_bytes / 1000000 )) MB)"
+[ "$size" -lt "$max_image_bytes" ] || fail "the image is $size bytes, over the limit"
+say "passed in $(( $(date +%s) - started )) s"
