@@ -177,7 +177,7 @@ public final class ConversionService: Sendable {
                             body = whenExhausted == .empty ? [] : SKANResponse.ok()
                         }
                     case .rules(let table):
-                        let days = p.firstCall.map { floorDivide(floorDivide(now, 1000) - $0, 86_400) }
+                        let days = p.firstCall.map { floorDivide(saturatingSubtract(floorDivide(now, 1000), $0), 86_400) }
                         var context = EvaluationContext(
                             counts: device.skan3.events, daysSinceFirstCall: days, rates: model.currency,
                             totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
@@ -257,7 +257,7 @@ public final class ConversionService: Sendable {
         }
         if let event { DeviceState.count(event, in: &device.events[n]) }
         guard let table = model.skan4[n] else { return SKANResponse.ok() }
-        let days = floorDivide(floorDivide(now, 1000) - first, 86_400)
+        let days = floorDivide(saturatingSubtract(floorDivide(now, 1000), first), 86_400)
         var context = EvaluationContext(
             counts: device.events[n], daysSinceFirstCall: days, rates: model.currency,
             totalIAP: (p.totalRevenue, SKAN4Parameters.totalRevenueName),

@@ -62,7 +62,7 @@ public struct ParameterReader {
                 "\(name) \(value) looks like milliseconds; SKAN timestamps are Unix seconds (\(floorDivide(value, 1000)))")
         } else if value > now + ParameterReader.futureToleranceSeconds {
             add(name, .timestampInFuture,
-                "\(name) \(value) is \(describeDuration(value - now)) in the future (server time \(RFC3339.format(milliseconds: nowMilliseconds)))")
+                "\(name) \(value) is \(describeDuration(saturatingSubtract(value, now))) in the future (server time \(RFC3339.format(milliseconds: nowMilliseconds)))")
         } else if value < ParameterReader.earliestPlausibleSeconds {
             let hint = value == 0 ? "; 0 usually means it was never set (call registerAppForAdNetworkAttribution first)" : ""
             add(name, .timestampBefore2014, "\(name) \(value) is before 2014, older than SKAdNetwork itself\(hint)")

@@ -91,7 +91,7 @@ public struct SKAN4Parameters: Sendable, Equatable {
         for n in 0..<3 {
             let measured = SKANWindow.measurement(n)
             if let current = window, let currentIndex = current.index, n > currentIndex {
-                let elapsed = firstCall.map { " (first call \(describeDuration(now - $0)) ago)" } ?? ""
+                let elapsed = firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
                 for name in SKANWindowParameters.names(n) where reader.parameters[name] != nil {
                     reader.add(name, .windowNotBegun,
                                "\(name) was sent but the device is still in \(current.rawValue)\(elapsed); p\(n) begins \(describeDuration(measured.bounds.start)) after the first call")
@@ -100,11 +100,11 @@ public struct SKAN4Parameters: Sendable, Equatable {
             }
             let w = windows[n]
             if let lock = w.windowLock, let first = firstCall {
-                let offset = lock - first
+                let offset = saturatingSubtract(lock, first)
                 let (start, end) = measured.bounds
                 if offset < start || offset >= end {
                     let name = SKANWindowParameters.windowLockName(n)
-                    let when = offset < 0 ? "\(describeDuration(-offset)) before" : "\(describeDuration(offset)) after"
+                    let when = offset < 0 ? "\(describeDuration(offset)) before" : "\(describeDuration(offset)) after"
                     reader.add(name, .windowLockOutsideWindow,
                                "\(name) \(lock) is \(when) the first call, outside p\(n) (\(describeDuration(start)) to \(describeDuration(end)) after it)")
                 }

@@ -11,7 +11,7 @@ public enum SKANWindow: String, Sendable, CaseIterable, Equatable {
     /// The window a device is in, given its first-call timestamp (Unix seconds) and the clock.
     /// A first call in the future counts as p0, like the snippet's `getCurrentSkanWindow`.
     public static func at(firstCallSeconds: Int64, nowMilliseconds: Int64) -> SKANWindow {
-        let elapsed = floorDivide(nowMilliseconds, 1000) - firstCallSeconds
+        let elapsed = saturatingSubtract(floorDivide(nowMilliseconds, 1000), firstCallSeconds)
         if elapsed < p0EndSeconds { return .p0 }
         if elapsed < p1EndSeconds { return .p1 }
         if elapsed < p2EndSeconds { return .p2 }
