@@ -1,0 +1,58 @@
+/// The `--url` of `skan-mock simulate`: a `SINGULAR_API_URL`-style base (`http://host:port/base`)
+/// to which the simulator appends `/api/v2/conversion_value` and the S2S paths. Plain HTTP only,
+/// because that is all skan-mock speaks.
+public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    /// Empty, or a path starting with `/` and without a trailing `/`.
+    public var basePath: String
+
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(parsing text: String) throws(Invalid) {
+        guard let schemeEnd = text.firstRange(of: "://") else {
+            throw Invalid(description: "'\(text)' is not a URL (expected http://host:port)")
+        }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" else {
+            throw Invalid(description: "'\(text)': only http:// is supported (skan-mock speaks plain HTTP)")
+        }
+        let rest = text[schemeEnd.upperBound...]
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<slash]
+        var path = String(rest[slash...])
+        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<query]) }
+        while path.hasSuffix("/") { path.removeLast() }
+        var host = Substring(authority)
+        var portText: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw Invalid(description: "'\(text)': unclosed [ in the host") }
+            let after = host[host.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+                throw Invalid(description: "'\(text)': unexpected '\(after)' after the host")
+            }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        guard !host.isEmpty else { throw Invalid(description: "'\(text)': no host") }
+        var port = 80
+        if let portText {
+            guard let value = Int(portText), (1...65535).contains(value) else {
+                throw Invalid(description: "'\(text)': the port must be in 1...65535")
+            }
+            port = value
+        }
+        self.host = String(host)
+        self.port = port
+        self.basePath = path
+    }
+
+    public var description: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shownHost):\(port)\(basePath)"
+    }
+}
