@@ -19,10 +19,14 @@ import Synchronization
 /// journal.record(request: request, outcome: outcome, status: sentStatus, body: sentBody,
 ///                durationMicros: micros, extra: [])
 ///
-/// service.model / service.replaceModel(m) / service.resetDevices()
+/// // a request the service never saw (405...): journal.record(request:, outcome: nil, endpoint: .skan4, status: 405, ...)
+///
+/// service.model (.name, .source, .json for GET /__admin/model) / service.replaceModel(m) / service.resetDevices()
 /// service.deviceState("IDFV") -> JSONValue? / service.deviceCount
-/// journal.query(JournalFilter(...)) -> JournalPage (lines + total + dropped; page.json() for the admin body)
-/// journal.count(filter) / journal.clear() / journal.size / journal.dropped
+/// journal.query(JournalFilter(endpoint:device:event:window:hasIssues:sinceId:limit:)) -> JournalPage
+///     (entries with pre-serialised lines, total, dropped; page.json() is the admin body)
+/// journal.count(filter) / journal.clear() / journal.size / journal.dropped / journal.lastId
+/// OffsetClock(base: SystemClock(), offsetSeconds: 0).advance(seconds:)  // "time travel"
 /// ```
 ///
 /// Decisions where SPEC is silent
