@@ -5,9 +5,10 @@ import SKANDomain
 /// devices, swap the model and reset between cases. Not on the hot path, so answers are built as
 /// `JSONValue`s for clarity.
 struct AdminRoutes: Sendable {
-    let service: ConversionService
-    let journal: Journal
-    let startedAt: Int64
+    let context: AppContext
+
+    private var service: ConversionService { context.service }
+    private var journal: Journal { context.journal }
 
     func register(on router: inout HTTPRouter) {
         router.on(.get, "/__admin/health") { _, _, writer in writer.send(health()) }
@@ -24,7 +25,25 @@ struct AdminRoutes: Sendable {
         router.on(.post, "/__admin/reset") { _, _, writer in
             journal.clear()
             service.resetDevices()
+            context.faults.clear()
             writer.send(Self.ok)
+        }
+        router.on(.get, "/__admin/faults") { _, _, writer in
+            writer.send(Self.json(["faults": context.faults.json]))
+        }
+        router.on(.put, "/__admin/faults") { request, _, writer in writer.send(replaceFaults(request)) }
+        router.on(.delete, "/__admin/faults") { _, _, writer in
+            context.faults.clear()
+            writer.send(Self.ok)
+        }
+        router.on(.get, "/__admin/clock") { _, _, writer in writer.send(clock()) }
+        router.on(.put, "/__admin/clock") { request, _, writer in writer.send(moveClock(request)) }
+        router.on(.get, "/__admin/metrics") { _, _, writer in
+            let text = context.metrics.render(
+                journalSize: journal.size, journalDropped: journal.dropped, devices: service.deviceCount,
+                uptimeSeconds: uptimeSeconds
+            )
+            writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
         }
         router.on(.get, "/__admin/model") { _, _, writer in
             writer.send(.json(JSONWriter.serialize(service.model.json)))
@@ -40,14 +59,21 @@ struct AdminRoutes: Sendable {
         }
     }
 
+    private var uptimeSeconds: Int64 { (MonotonicClock.microseconds() - context.startedAt) / 1_000_000 }
+
     private func health() -> HTTPResponse {
         let model = service.model
-        let uptime = (MonotonicClock.microseconds() - startedAt) / 1_000_000
+        var modelInfo: JSONValue = ["name": .string(model.name), "source": .string(model.source)]
+        if let reloadError = context.modelStatus.reloadError, case .object(var members) = modelInfo {
+            members.append(JSONMember("reload_error", .string(reloadError)))
+            modelInfo = .object(members)
+        }
         return Self.json([
             "status": "ok",
             "version": .string(SKANMockVersion.current),
-            "uptime_s": .int(uptime),
-            "model": ["name": .string(model.name), "source": .string(model.source)],
+            "uptime_s": .int(uptimeSeconds),
+            "model": modelInfo,
+            "clock_offset_s": .int(context.clock.offsetSeconds),
             "journal": [
                 "size": .int(Int64(journal.size)), "dropped": .int(journal.dropped),
                 "capacity": .int(Int64(journal.capacity)),
@@ -62,12 +88,49 @@ struct AdminRoutes: Sendable {
             service.replaceModel(model)
             return Self.json(["status": "ok", "model": ["name": .string(model.name), "source": .string(model.source)]])
         } catch {
-            let problems = error.problems.map { JSONValue.object([JSONMember("path", .string($0.path)), JSONMember("reason", .string($0.reason))]) }
-            return Self.json(
-                ["status": "error", "reason": .string(error.description), "problems": .array(problems)],
-                status: .badRequest
-            )
+            return Self.problems(error)
         }
+    }
+
+    /// A 400 listing every problem of a rejected model or fault list.
+    static func problems(_ error: ModelError) -> HTTPResponse {
+        let problems = error.problems.map { JSONValue.object([JSONMember("path", .string($0.path)), JSONMember("reason", .string($0.reason))]) }
+        return json(["status": "error", "reason": .string(error.description), "problems": .array(problems)], status: .badRequest)
+    }
+
+    private func replaceFaults(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let rules = try FaultRule.parseList(bytes: request.body, source: "PUT /__admin/faults")
+            context.faults.replace(with: rules)
+            return Self.json(["status": "ok", "faults": context.faults.json])
+        } catch {
+            return Self.problems(error)
+        }
+    }
+
+    private func clock() -> HTTPResponse {
+        let now = context.clock.nowMilliseconds()
+        return Self.json([
+            "offset_s": .int(context.clock.offsetSeconds),
+            "now": .string(RFC3339.format(milliseconds: now)),
+            "now_s": .int(now / 1000),
+        ])
+    }
+
+    /// `{"offset_s": N}` sets the offset from the real clock; `{"advance_s": N}` adds to it.
+    private func moveClock(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = try? JSONParser.parse(request.body), let members = body.objectValue, members.count == 1,
+              let member = members.first, let seconds = member.value.intValue,
+              member.key == "offset_s" || member.key == "advance_s"
+        else {
+            return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
+        }
+        if member.key == "offset_s" {
+            context.clock.setOffset(seconds: seconds)
+        } else {
+            context.clock.advance(seconds: seconds)
+        }
+        return clock()
     }
 
     private func withFilter(_ request: HTTPRequest, _ body: (JournalFilter) -> HTTPResponse) -> HTTPResponse {

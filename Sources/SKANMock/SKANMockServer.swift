@@ -8,9 +8,13 @@ public final class SKANMockServer: Sendable {
     public let options: ServerOptions
     public let service: ConversionService
     public let journal: Journal
+    public let faults: FaultInjector
+    /// The server's clock: the real one (or a test's) moved by the time-travel offset.
+    public let clock: OffsetClock
     private let sink: JournalFileSink?
     private let http: HTTPServer
-    private let startedAt = MonotonicClock.microseconds()
+    private let modelStatus = ModelStatus()
+    private let watcher: ModelFileWatcher?
 
     /// Why the server could not start; the CLI prints it and exits with status 2.
     public struct StartupError: Error, CustomStringConvertible {
@@ -26,13 +30,18 @@ public final class SKANMockServer: Sendable {
         } catch {
             throw StartupError(description: error.description)
         }
-        service = ConversionService(model: model, clock: clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
-        journal = Journal(capacity: options.journalSize, sink: sink)
+        self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
+        service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
+        journal = Journal(capacity: options.journalSize, clock: self.clock, sink: sink)
+        faults = FaultInjector()
 
+        let context = AppContext(
+            service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
+            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds()
+        )
         var router = HTTPRouter()
-        ConversionEndpoints(service: service, journal: journal).register(on: &router)
-        let admin = AdminRoutes(service: service, journal: journal, startedAt: startedAt)
-        admin.register(on: &router)
+        ConversionEndpoints(context: context).register(on: &router)
+        AdminRoutes(context: context).register(on: &router)
         let responder: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
@@ -40,6 +49,9 @@ public final class SKANMockServer: Sendable {
             configuration: .init(host: options.host, port: options.port, limits: options.limits),
             responder: responder
         )
+        watcher = options.modelPath.flatMap { path in
+            options.watchModel ? ModelFileWatcher(path: path) : nil
+        }
     }
 
     /// Starts listening. The port is known when this returns.
@@ -48,6 +60,10 @@ public final class SKANMockServer: Sendable {
             try http.start()
         } catch {
             throw StartupError(description: error.description)
+        }
+        watcher?.start { [weak self] in
+            guard let self else { return }
+            self.reportReload(self.reloadModel(), trigger: "file changed")
         }
     }
 
@@ -61,6 +77,7 @@ public final class SKANMockServer: Sendable {
 
     /// Stops accepting, finishes requests in flight, and flushes the journal log.
     public func stop(gracePeriod: Double = 5) {
+        watcher?.stop()
         http.shutdown(gracePeriod: gracePeriod)
         sink?.flush()
     }
@@ -88,14 +105,25 @@ public final class SKANMockServer: Sendable {
 }
 
 extension SKANMockServer {
-    /// Reads the model file again and swaps it in; a bad file keeps the model in use.
+    /// Reads the model file again and swaps it in; a bad file keeps the model in use, and its
+    /// reason shows in `/__admin/health` until a good file comes.
     public func reloadModel() -> Result<String, StartupError> {
         do {
             let model = try Self.loadModel(options.modelPath)
             service.replaceModel(model)
+            modelStatus.succeeded()
             return .success(model.name)
         } catch {
+            modelStatus.failed(error.description)
             return .failure(error)
+        }
+    }
+
+    /// One line on standard error per reload, good or bad.
+    public func reportReload(_ result: Result<String, StartupError>, trigger: String) {
+        switch result {
+        case .success(let name): StandardError.write("skan-mock: \(trigger): model reloaded: \(name)")
+        case .failure(let error): StandardError.write("skan-mock: \(trigger): model not reloaded, keeping the current one: \(error.description)")
         }
     }
 }

@@ -14,6 +14,10 @@ public struct ServerOptions: Sendable {
     public var strict = false
     /// When set, every `/__admin` call needs `Authorization: Bearer <token>`.
     public var adminToken: String?
+    /// Seconds added to the real clock (time travel across SKAN windows).
+    public var clockOffsetSeconds: Int64 = 0
+    /// Reload the model when its file changes (checked every second).
+    public var watchModel = true
     public var limits = HTTPLimits()
 
     public init() {}

@@ -41,6 +41,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Option(help: ArgumentHelp("Start with the clock moved by this many seconds (time travel across SKAN windows; PUT /__admin/clock changes it later). [env: SKAN_MOCK_CLOCK_OFFSET, default: 0]", valueName: "seconds"))
+    var clockOffset: Int?
+
     func validate() throws {
         if let port = resolvedPort(), !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
         if let size = journalSize, size < 1 { throw ValidationError("--journal-size must be at least 1") }
@@ -58,6 +61,7 @@ struct Serve: ParsableCommand {
         options.deviceCapacity = try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
         options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
+        options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
 
         let server: SKANMockServer
         do {

@@ -25,10 +25,7 @@ enum SignalHandlers {
         signal(SIGHUP, SIG_IGN)
         let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
         reload.setEventHandler {
-            switch server.reloadModel() {
-            case .success(let name): Standard.error("skan-mock: model reloaded: \(name)")
-            case .failure(let error): Standard.error("skan-mock: model not reloaded, keeping the current one: \(error.description)")
-            }
+            server.reportReload(server.reloadModel(), trigger: "SIGHUP")
         }
         reload.resume()
         sources.append(reload)

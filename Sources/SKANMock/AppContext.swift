@@ -1,0 +1,13 @@
+import SKANDomain
+
+/// The application's shared state, each piece with its own owner and lock: what the endpoint and
+/// admin routes work on. A struct of references, so handing it to a route copies nothing.
+struct AppContext: Sendable {
+    let service: ConversionService
+    let journal: Journal
+    let faults: FaultInjector
+    let clock: OffsetClock
+    let metrics: ServerMetrics
+    let modelStatus: ModelStatus
+    let startedAt: Int64
+}

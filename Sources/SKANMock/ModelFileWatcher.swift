@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Notices when the model file changes, so an edit in QA takes effect without a restart.
+///
+/// It polls `stat` once a second rather than using inotify: an editor's save-by-rename, a volume
+/// mounted into a container and a ConfigMap's symlink swap all show up as a changed inode, size
+/// or modification time, and polling sees them all the same way.
+///
+/// `@unchecked Sendable`: the only state is the timer source, which libdispatch makes safe to
+/// resume and cancel from any thread; `start` and `stop` are each called once.
+final class ModelFileWatcher: @unchecked Sendable {
+    private let path: String
+    private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "skan-mock.model-watcher"))
+
+    private struct Signature: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
+    }
+
+    init(path: String) { self.path = path }
+
+    func start(onChange: @escaping @Sendable () -> Void) {
+        let last = Mutex(signature())
+        let path = path
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        timer.setEventHandler {
+            let current = Self.signature(of: path)
+            let changed = last.withLock { last -> Bool in
+                defer { last = current }
+                return current != nil && current != last
+            }
+            if changed { onChange() }
+        }
+        timer.resume()
+    }
+
+    func stop() { timer.cancel() }
+
+    private func signature() -> Signature? { Self.signature(of: path) }
+
+    private static func signature(of path: String) -> Signature? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Signature(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec
+        )
+    }
+}

@@ -1,0 +1,62 @@
+import SKANDomain
+import Testing
+@testable import SKANMock
+
+@Suite("Admin query parsing")
+struct AdminQueryTests {
+    @Test func readsEveryFilter() throws {
+        let filter = try JournalFilter(query: [
+            ("endpoint", "skan4"), ("device", "D"), ("event", "buy"), ("window", "p1"),
+            ("has_issues", "false"), ("since_id", "12"), ("limit", "5"),
+        ])
+        #expect(filter == JournalFilter(
+            endpoint: .skan4, device: "D", event: "buy", window: .window(.p1), hasIssues: false, sinceId: 12, limit: 5
+        ))
+        #expect(try JournalFilter(query: [("window", "null")]).window == JournalFilter.WindowMatch.none)
+    }
+
+    @Test(arguments: [
+        ("endpoint", "skan5"), ("window", "p3"), ("has_issues", "yes"), ("since_id", "-1"), ("limit", "ten"), ("devcie", "D"),
+    ])
+    func rejectsWhatItCannotUse(name: String, value: String) {
+        #expect(throws: AdminQueryError.self) { try JournalFilter(query: [(name, value)]) }
+    }
+}
+
+@Suite("Form bodies")
+struct FormBodyTests {
+    @Test func acceptsFormOrUnlabelledBodiesOnly() {
+        #expect(ConversionEndpoints.isFormEncoded(nil))
+        #expect(ConversionEndpoints.isFormEncoded("application/x-www-form-urlencoded"))
+        #expect(ConversionEndpoints.isFormEncoded("Application/X-WWW-Form-Urlencoded; charset=utf-8"))
+        #expect(!ConversionEndpoints.isFormEncoded("application/json"))
+        #expect(!ConversionEndpoints.isFormEncoded("multipart/form-data; boundary=x"))
+    }
+}
+
+@Suite("Metrics text")
+struct ServerMetricsTests {
+    @Test func writesBucketBoundsAsExactDecimals() {
+        #expect(ServerMetrics.seconds(100) == "0.0001")
+        #expect(ServerMetrics.seconds(2_500) == "0.0025")
+        #expect(ServerMetrics.seconds(1_000_000) == "1")
+        #expect(ServerMetrics.seconds(2_500_000) == "2.5")
+    }
+
+    @Test func countsRequestsFindingsFaultsAndLatency() {
+        let metrics = ServerMetrics()
+        let finding = ValidationFinding(param: "n", code: .missingParameter, message: "n is missing")
+        metrics.record(endpoint: .skan4, status: 200, findings: [finding], durationMicros: 300, fault: nil)
+        metrics.record(endpoint: .skan4, status: 503, findings: [], durationMicros: 3_000_000, fault: "status")
+        let text = metrics.render(journalSize: 2, journalDropped: 0, devices: 1, uptimeSeconds: 9)
+        #expect(text.contains("skan_mock_requests_total{endpoint=\"skan4\",status=\"200\"} 1\n"))
+        #expect(text.contains("skan_mock_requests_total{endpoint=\"skan4\",status=\"503\"} 1\n"))
+        #expect(text.contains("skan_mock_findings_total{code=\"missing_parameter\"} 1\n"))
+        #expect(text.contains("skan_mock_faults_total{type=\"status\"} 1\n"))
+        #expect(text.contains("skan_mock_request_duration_seconds_bucket{le=\"0.00025\"} 0\n"))
+        #expect(text.contains("skan_mock_request_duration_seconds_bucket{le=\"0.0005\"} 1\n"))
+        #expect(text.contains("skan_mock_request_duration_seconds_bucket{le=\"2.5\"} 1\n"))
+        #expect(text.contains("skan_mock_request_duration_seconds_bucket{le=\"+Inf\"} 2\n"))
+        #expect(text.contains("skan_mock_request_duration_seconds_sum 3.0003\n"))
+    }
+}
