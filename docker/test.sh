@@ -144,12 +144,14 @@ cp "$binary" "$context/skan-mock"
 cp -R config "$context/config"
 say "building the runtime stage on $base_image"
 t0=$(date +%s)
+# The image of the previous run goes first, with its intermediate images (storage stays bounded).
+timeout 120 "${podman[@]}" rmi -f "$image" >/dev/null 2>&1 || true
 timeout 600 podman build --isolation chroot --format docker --target runtime \
     --build-arg RUNTIME_IMAGE="$base_image" --label "$test_label" \
     -f "$context/Containerfile" -t "$image" "$context" >"$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; fail "podman build failed"; }
-# The image this build replaced, if any, is left untagged: drop it (only images of this test).
-podman image prune -f --filter "label=$test_label" >/dev/null 2>&1 || true
+# The stand-in build stage is left as an untagged image: drop it (only images of this test).
+timeout 120 "${podman[@]}" image prune -f --filter "label=$test_label" >/dev/null 2>&1 || true
 say "image $image built in $(( $(date +%s) - t0 )) s"
 config=$("${podman[@]}" image inspect "$image" | tr -d ' \n')
 for needle in '"User":"10001:10001"' '"8080/tcp"' 'SKAN_MOCK_HOST=0.0.0.0' \
