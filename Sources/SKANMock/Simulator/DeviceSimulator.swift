@@ -42,6 +42,7 @@ public final class DeviceSimulator {
     }
 
     /// One step, as the app would do it.
+    @discardableResult
     public func perform(_ step: SimulationStep) throws(SimulatorTransportError) -> SimulationStepReport {
         stepNumber += 1
         var now = clock()
