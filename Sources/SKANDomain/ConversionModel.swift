@@ -97,6 +97,8 @@ public struct ConversionModel: Sendable {
     /// Whether `/api/v1/launch` and `/api/v1/evt` answer a conversion value.
     public var s2sLaunch: Bool
     public var s2sEvent: Bool
+    /// Faults installed when the model loads (the `faults` list; see `FaultRuleParser`).
+    public var faults: [FaultRule] = []
 
     public init(name: String, modelDescription: String? = nil, source: String, json: JSONValue = .object([]),
                 currency: CurrencyRates = CurrencyRates(), skan3: SKAN3Model = .increment(max: 2, whenExhausted: .empty),

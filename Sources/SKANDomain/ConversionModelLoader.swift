@@ -134,7 +134,7 @@ struct ModelLoader {
     // MARK: the document
 
     mutating func model(_ json: JSONValue, source: String) -> ConversionModel? {
-        guard let top = object(json, "$", allowed: ["$schema", "name", "description", "currency", "skan3", "skan4", "s2s"]) else {
+        guard let top = object(json, "$", allowed: ["$schema", "name", "description", "currency", "skan3", "skan4", "s2s", "faults"]) else {
             return nil
         }
         var model = ConversionModel(name: source, source: source, json: json)
@@ -154,6 +154,7 @@ struct ModelLoader {
             if let (b, bp) = s2s["launch"], let flag = bool(b, bp) { model.s2sLaunch = flag }
             if let (b, bp) = s2s["evt"], let flag = bool(b, bp) { model.s2sEvent = flag }
         }
+        if let (v, p) = top["faults"] { model.faults = faultRules(v, p) }
         return problems.isEmpty ? model : nil
     }
 

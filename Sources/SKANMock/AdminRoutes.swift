@@ -86,6 +86,7 @@ struct AdminRoutes: Sendable {
         do {
             let model = try ConversionModel.parse(bytes: request.body, source: "PUT /__admin/model")
             service.replaceModel(model)
+            context.faults.replace(with: model.faults)
             return Self.json(["status": "ok", "model": ["name": .string(model.name), "source": .string(model.source)]])
         } catch {
             return Self.problems(error)

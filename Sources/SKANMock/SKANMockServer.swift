@@ -33,7 +33,7 @@ public final class SKANMockServer: Sendable {
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
         journal = Journal(capacity: options.journalSize, clock: self.clock, sink: sink)
-        faults = FaultInjector()
+        faults = FaultInjector(rules: model.faults)
 
         let context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
@@ -111,6 +111,7 @@ extension SKANMockServer {
         do {
             let model = try Self.loadModel(options.modelPath)
             service.replaceModel(model)
+            faults.replace(with: model.faults)
             modelStatus.succeeded()
             return .success(model.name)
         } catch {

@@ -150,3 +150,20 @@ struct QAFeatureTests {
         return false
     }
 }
+
+@Suite("Faults from the model file")
+struct ModelFaultTests {
+    @Test func installsTheModelsFaultsAtStart() throws {
+        let path = NSTemporaryDirectory() + "skan-mock-faults-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let model = """
+            {"name": "with-faults", "skan3": {"mode": "increment", "max": 2},
+             "faults": [{"endpoint": "skan3", "type": "status", "status": 502, "times": 1}]}
+            """
+        try model.write(toFile: path, atomically: true, encoding: .utf8)
+        let mock = try TestSKANMock { $0.modelPath = path }
+        let query = [("idfv", "MF"), ("conversion_value", "0")]
+        #expect(try mock.get("/api/v1/conversion_value", query).status == 502)
+        #expect(try mock.get("/api/v1/conversion_value", query).status == 200)
+    }
+}
