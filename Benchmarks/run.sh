@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# skan-mock benchmark: throughput and latency against nginx (the machine's ceiling) in the same
+# run, start-up time, and resident memory. Prints a table and writes Benchmarks/results.md.
+#
+#   Benchmarks/run.sh                 # full run (about 3 minutes)
+#   BENCH_DURATION=3 Benchmarks/run.sh  # quicker, for trying the script
+#
+# Environment: BENCH_DURATION (seconds per wrk case, default 10), BENCH_CONNECTIONS (default 64),
+# BENCH_BINARY (use this skan-mock instead of building one), BENCH_RESULTS (output file).
+# Only 127.0.0.1 is used; everything started here is stopped on exit.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BENCH_DIR="$ROOT/Benchmarks"
+DURATION=${BENCH_DURATION:-10}
+WARMUP=${BENCH_WARMUP:-2}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}
+RESULTS=${BENCH_RESULTS:-$BENCH_DIR/results.md}
+TOOLS="python3 $BENCH_DIR/tools.py"
+
+ulimit -n 4096 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+log() { printf '== %s\n' "$*" >&2; }
+
+# --- what we need ------------------------------------------------------------------------------
+install_missing() {
+    local missing=()
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+    command -v python3 >/dev/null || missing+=(python3)
+    command -v curl >/dev/null || missing+=(curl)
+    [ ${#missing[@]} -eq 0 ] && return
+    log "installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    if ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; then
+        # Newer Debian releases dropped nginx-light; plain nginx serves the same purpose.
+        missing=("${missing[@]/nginx-light/nginx}")
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    fi
+}
+install_missing
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+# --- build ---------------------------------------------------------------------------------------
+if [ -n "${BENCH_BINARY:-}" ]; then
+    BIN=$BENCH_BINARY
+else
+    log "building release binary (scratch path .build-bench)"
+    (cd "$ROOT" && swift build -c release --scratch-path .build-bench --product skan-mock >&2)
+    BIN="$ROOT/.build-bench/release/skan-mock"
+fi
+
+# --- processes we start, and their end ---------------------------------------------------------------
+TMP=$(mktemp -d /tmp/skan-bench.XXXXXX)
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Starts skan-mock on a free port with the journal written to $1; sets SKAN_PID and SKAN_PORT.
+start_skan() {
+    local journal=$1 out="$TMP/skan-$RANDOM.out"
+    "$BIN" --host 127.0.0.1 --port 0 --log "$journal" >"$out" 2>&1 &
+    SKAN_PID=$!
+    PIDS+=("$SKAN_PID")
+    local i
+    for i in $(seq 1 500); do
+        if grep -q 'listening on' "$out" 2>/dev/null; then break; fi
+        sleep 0.01
+    done
+    SKAN_PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out")
+    [ -n "$SKAN_PORT" ] || { cat "$out" >&2; echo "skan-mock did not start" >&2; exit 1; }
+}
+
+stop_pid() {
+    kill -TERM "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+# wrk with one thread (server and load share the two cores the same way for both servers).
+run_wrk() {  # name url
+    local name=$1 url=$2
+    wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" "$url" >/dev/null
+    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$TMP/wrk-$name.txt"
+    read -r rps p50 p99 requests errors < <($TOOLS wrk "$TMP/wrk-$name.txt")
+    printf '%s %s %s %s %s %s\n' "$name" "$rps" "$p50" "$p99" "$requests" "$errors" >>"$TMP/figures"
+    log "$(printf '%-8s %10.0f req/s  p50 %6.3f ms  p99 %6.3f ms  (%s requests, %s errors)' \
+        "$name" "$rps" "$p50" "$p99" "$requests" "$errors")"
+}
+
+: >"$TMP/figures"
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+log "load average at start: $LOAD_START"
+
+# --- 1. start-up ---------------------------------------------------------------------------------------
+log "start-up: 20 runs, process start to first 200 on /__admin/health"
+read -r START_MEDIAN START_MIN START_MAX < <($TOOLS startup "$BIN" 20)
+echo "startup $START_MEDIAN $START_MIN $START_MAX" >>"$TMP/figures"
+
+# --- 2. throughput and latency, nginx in the same run ---------------------------------------------------
+start_skan "$TMP/journal.jsonl"
+V2=$($TOOLS v2-query)
+V1=$($TOOLS v1-query)
+BODY=$($TOOLS get "$SKAN_PORT" "$V2")
+case "$BODY" in *'"conversion_value"'*) ;; *) echo "unexpected v2 answer: $BODY" >&2; exit 1 ;; esac
+$TOOLS get "$SKAN_PORT" "$V1" >/dev/null
+
+NGINX_PORT=$($TOOLS port)
+mkdir -p "$TMP/nginx"
+NGINX_BODY=${BODY//\\/\\\\}
+NGINX_BODY=${NGINX_BODY//\'/\\\'}
+cat >"$TMP/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+master_process off;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $TMP/nginx/body;
+    proxy_temp_path $TMP/nginx/proxy;
+    fastcgi_temp_path $TMP/nginx/fastcgi;
+    uwsgi_temp_path $TMP/nginx/uwsgi;
+    scgi_temp_path $TMP/nginx/scgi;
+    keepalive_requests 1000000;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        location / {
+            default_type application/json;
+            return 200 '$NGINX_BODY';
+        }
+    }
+}
+EOF
+"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log" 2>"$TMP/nginx/stderr" &
+NGINX_PID=$!
+PIDS+=("$NGINX_PID")
+for _ in $(seq 1 200); do
+    $TOOLS get "$NGINX_PORT" /x >/dev/null 2>&1 && break
+    sleep 0.02
+done
+[ "$($TOOLS get "$NGINX_PORT" /x)" = "$BODY" ] || { cat "$TMP/nginx/stderr" "$TMP/nginx/error.log" >&2; echo "nginx did not start" >&2; exit 1; }
+
+log "wrk -t1 -c$CONNECTIONS -d${DURATION}s per case (after ${WARMUP}s of warm-up)"
+run_wrk nginx "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"
+run_wrk v2 "http://127.0.0.1:$SKAN_PORT$V2"
+run_wrk v1 "http://127.0.0.1:$SKAN_PORT$V1"
+run_wrk health "http://127.0.0.1:$SKAN_PORT/__admin/health"
+run_wrk nginx2 "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"
+JOURNAL_LINES=$(wc -l <"$TMP/journal.jsonl")
+echo "journal_lines $JOURNAL_LINES" >>"$TMP/figures"
+stop_pid "$NGINX_PID"
+stop_pid "$SKAN_PID"
+
+# --- 3. resident memory -----------------------------------------------------------------------------------
+# A fresh server: idle; after 10,000 requests (the journal full); after 200,000; then 1,000 idle
+# connections. Requests are the realistic v2 query, journal written to a file.
+start_skan "$TMP/journal-memory.jsonl"
+sleep 0.5
+echo "rss_idle $($TOOLS rss "$SKAN_PID")" >>"$TMP/figures"
+cat >"$TMP/limit.lua" <<'EOF'
+local limit = tonumber(os.getenv("BENCH_LIMIT"))
+local done = 0
+response = function(status, headers, body)
+    done = done + 1
+    if done >= limit then wrk.thread:stop() end
+end
+EOF
+send_requests() {  # count
+    BENCH_LIMIT=$1 wrk -t1 -c"$CONNECTIONS" -d120s -s "$TMP/limit.lua" "http://127.0.0.1:$SKAN_PORT$V2" >/dev/null
+}
+log "memory: 10,000 requests"
+send_requests 10000
+HEALTH=$($TOOLS get "$SKAN_PORT" /__admin/health)
+echo "health_full $HEALTH" >>"$TMP/figures"
+echo "rss_full $($TOOLS rss "$SKAN_PID")" >>"$TMP/figures"
+log "memory: 190,000 more requests"
+send_requests 190000
+HEALTH=$($TOOLS get "$SKAN_PORT" /__admin/health)
+echo "health_200k $HEALTH" >>"$TMP/figures"
+echo "rss_200k $($TOOLS rss "$SKAN_PID")" >>"$TMP/figures"
+log "memory: 1,000 idle connections"
+echo "rss_idleconn $($TOOLS idle "$SKAN_PORT" "$SKAN_PID" 1000)" >>"$TMP/figures"
+stop_pid "$SKAN_PID"
+
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+log "load average at end: $LOAD_END"
+
+# --- report ------------------------------------------------------------------------------------------------
+$TOOLS report "$TMP/figures" "$RESULTS" \
+    "load_start=$LOAD_START" "load_end=$LOAD_END" "connections=$CONNECTIONS" "duration=$DURATION" \
+    "commit=$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "dirty=$(cd "$ROOT" && git status --porcelain -- Sources 2>/dev/null | wc -l)" \
+    "v2_url=$V2"

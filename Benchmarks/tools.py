@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Helpers for Benchmarks/run.sh: the realistic SKAN 4 query, start-up timing, idle connections,
+resident memory, wrk output parsing and the report. Standard library only."""
+
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def v2_query():
+    """Every parameter of SPEC 1.2, as the SKAN 4 snippet sends them (percent-encoded revenue JSON).
+    The device is in p2 (first call 20 days ago), so every window's keys are meaningful."""
+    now = int(time.time())
+    day = 86_400
+    first = now - 20 * day
+    params = [
+        ("a", "bench_api_key_0123456789abcdef"),
+        ("v", "17.4.1"),
+        ("i", "com.example.benchmark"),
+        ("app_v", "3.12.0"),
+        ("n", "__SESSION__"),
+        ("p", "iOS"),
+        ("idfv", "6D5C2A9E-0F4B-4C3A-9A51-3E2B7C1D8F00"),
+        ("idfa", "00000000-0000-0000-0000-000000000000"),
+        ("skan_current_conversion_value", "20"),
+        ("prev_fine_value", "10"),
+        ("skan_first_call_to_skadnetwork_timestamp", str(first)),
+        ("skan_last_call_to_skadnetwork_timestamp", str(now - 60)),
+        ("skan_total_revenue_by_currency", json.dumps({"USD": 12.5, "EUR": 3.2}, separators=(",", ":"))),
+        ("skan_total_admon_revenue_by_currency", json.dumps({"USD": 0.42}, separators=(",", ":"))),
+        ("p0_coarse", "2"),
+        ("p0_prev_coarse_value", "1"),
+        ("p0_window_lock", str(first + day)),
+        ("p0_total_iap_revenue", json.dumps({"USD": 4.99}, separators=(",", ":"))),
+        ("p0_total_admon_revenue", json.dumps({"USD": 0.12}, separators=(",", ":"))),
+        ("p1_coarse", "1"),
+        ("p1_prev_coarse_value", "0"),
+        ("p1_window_lock", str(first + 5 * day)),
+        ("p1_total_iap_revenue", json.dumps({"USD": 5.0, "EUR": 3.2}, separators=(",", ":"))),
+        ("p1_total_admon_revenue", json.dumps({"USD": 0.2}, separators=(",", ":"))),
+        ("p2_coarse", "1"),
+        ("p2_prev_coarse_value", "1"),
+        ("p2_window_lock", str(first + 19 * day)),
+        ("p2_total_iap_revenue", json.dumps({"USD": 2.51}, separators=(",", ":"))),
+        ("p2_total_admon_revenue", json.dumps({"USD": 0.1}, separators=(",", ":"))),
+    ]
+    return "/api/v2/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+
+
+def v1_query():
+    now = int(time.time())
+    params = [
+        ("a", "bench_api_key_0123456789abcdef"),
+        ("i", "com.example.benchmark"),
+        ("app_v", "3.12.0"),
+        ("n", "__SESSION__"),
+        ("p", "iOS"),
+        ("idfv", "6D5C2A9E-0F4B-4C3A-9A51-3E2B7C1D8F01"),
+        ("idfa", "00000000-0000-0000-0000-000000000000"),
+        ("conversion_value", "1"),
+        ("total_revenue_by_currency", json.dumps({"USD": 1.99}, separators=(",", ":"))),
+        ("first_call_to_skadnetwork_timestamp", str(now - 3600)),
+        ("last_call_to_skadnetwork_timestamp", str(now - 60)),
+    ]
+    return "/api/v1/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+
+
+def http_get(port, path, timeout=2.0):
+    """A minimal GET over a fresh connection; returns (status, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, body
+
+
+def rss(pid):
+    """(VmRSS, VmHWM) in KiB from /proc/PID/status."""
+    values = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0])
+    return values["VmRSS"], values["VmHWM"]
+
+
+def startup(binary, runs):
+    """Process start (just before fork/exec) to the first 200 on /__admin/health; median in ms."""
+    samples = []
+    for _ in range(runs):
+        port = free_port()
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([binary, "--port", str(port), "--log", os.devnull],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                        s.sendall(b"GET /__admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        if s.recv(12).startswith(b"HTTP/1.1 200"):
+                            break
+                except OSError:
+                    pass
+                if time.perf_counter() - t0 > 10:
+                    raise SystemExit("skan-mock did not answer within 10 s")
+                time.sleep(0.0002)
+            samples.append((time.perf_counter() - t0) * 1000)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def idle_connections(port, pid, count):
+    """Opens `count` idle keep-alive connections, lets the server accept them, measures RSS."""
+    sockets = []
+    try:
+        for _ in range(count):
+            sockets.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        time.sleep(1.0)
+        # The server still answers with all of them open.
+        status, _ = http_get(port, "/__admin/health")
+        if status != 200:
+            raise SystemExit(f"health answered {status} with {count} idle connections")
+        return rss(pid)
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def parse_wrk(path):
+    """Requests/sec, p50 and p99 (ms), total requests, errors from `wrk --latency` output."""
+    units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+    def ms(text):
+        for unit in ("us", "ms", "s"):
+            if text.endswith(unit):
+                return float(text[: -len(unit)]) * units[unit]
+        return float(text) * 1000.0
+
+    result = {"rps": 0.0, "p50": None, "p99": None, "requests": 0, "errors": 0}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "Requests/sec:":
+                result["rps"] = float(parts[1])
+            elif parts[0] == "50%":
+                result["p50"] = ms(parts[1])
+            elif parts[0] == "99%":
+                result["p99"] = ms(parts[1])
+            elif len(parts) > 3 and parts[1] == "requests" and parts[2] == "in":
+                result["requests"] = int(parts[0])
+            elif parts[0] == "Non-2xx":
+                result["errors"] += int(parts[-1])
+            elif parts[0] == "Socket" and parts[1] == "errors:":
+                result["errors"] += sum(int(p.rstrip(",")) for p in parts[3::2])
+    return result
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem_kib = int(f.readline().split()[1])
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "kernel": os.uname().release,
+        "memory": "%.1f GiB" % (mem_kib / 1024 / 1024),
+    }
+
+
+def report(figures_path, results_path, extra):
+    figures = {}
+    wrk = {}
+    with open(figures_path) as f:
+        for line in f:
+            key, _, rest = line.rstrip("\n").partition(" ")
+            if key in ("nginx", "v2", "v1", "health", "nginx2"):
+                rps, p50, p99, requests, errors = rest.split()
+                wrk[key] = {"rps": float(rps), "p50": float(p50), "p99": float(p99),
+                            "requests": int(requests), "errors": int(errors)}
+            else:
+                figures[key] = rest
+    info = dict(item.split("=", 1) for item in extra)
+    m = machine()
+    ceiling = (wrk["nginx"]["rps"] + wrk["nginx2"]["rps"]) / 2
+    start_median, start_min, start_max = (float(x) for x in figures["startup"].split())
+    mib = lambda kib: int(kib) / 1024
+    rss = {k: tuple(mib(x) for x in figures[k].split()) for k in ("rss_idle", "rss_full", "rss_200k", "rss_idleconn")}
+    health_full = json.loads(figures["health_full"])["journal"]
+    health_200k = json.loads(figures["health_200k"])["journal"]
+
+    rows = []
+    names = [("nginx", "nginx, fixed JSON body (ceiling, mean of the runs before and after)"),
+             ("v2", "skan-mock /api/v2/conversion_value (SKAN 4, full query, journal to file)"),
+             ("v1", "skan-mock /api/v1/conversion_value (SKAN 3, journal to file)"),
+             ("health", "skan-mock /__admin/health")]
+    for key, label in names:
+        r = dict(wrk[key])
+        if key == "nginx":
+            r["rps"] = ceiling
+            r["p50"] = (wrk["nginx"]["p50"] + wrk["nginx2"]["p50"]) / 2
+            r["p99"] = (wrk["nginx"]["p99"] + wrk["nginx2"]["p99"]) / 2
+            r["errors"] = wrk["nginx"]["errors"] + wrk["nginx2"]["errors"]
+        rows.append((label, r["rps"], r["rps"] / ceiling, r["p50"], r["p99"], r["errors"]))
+
+    v2 = wrk["v2"]
+    targets = [
+        ("v2 throughput, journal on, >= 0.5 x nginx", "%.2f x" % (v2["rps"] / ceiling), v2["rps"] / ceiling >= 0.5),
+        ("v2 p99 < 2 ms at %s connections" % info["connections"], "%.3f ms" % v2["p99"], v2["p99"] < 2.0),
+        ("start-up < 25 ms (median of 20)", "%.1f ms" % start_median, start_median < 25.0),
+        ("resident idle < 15 MB", "%.1f MiB" % rss["rss_idle"][0], rss["rss_idle"][0] < 15.0),
+        ("resident with a full journal < 60 MB", "%.1f MiB" % max(rss["rss_full"][0], rss["rss_200k"][0]),
+         max(rss["rss_full"][0], rss["rss_200k"][0]) < 60.0),
+    ]
+
+    table = []
+    table.append("| case | requests/s | x nginx | p50 ms | p99 ms | errors |")
+    table.append("|---|---:|---:|---:|---:|---:|")
+    for label, rps, ratio, p50, p99, errors in rows:
+        table.append("| %s | %.0f | %.2f | %.3f | %.3f | %d |" % (label, rps, ratio, p50, p99, errors))
+    memory = []
+    memory.append("| state | VmRSS MiB | VmHWM MiB |")
+    memory.append("|---|---:|---:|")
+    memory.append("| idle, just started | %.1f | %.1f |" % rss["rss_idle"])
+    memory.append("| after 10,000 requests (journal full: %s entries, %s dropped) | %.1f | %.1f |"
+                  % ((health_full["size"], health_full["dropped"]) + rss["rss_full"]))
+    memory.append("| after 200,000 requests (journal %s entries, %s dropped) | %.1f | %.1f |"
+                  % ((health_200k["size"], health_200k["dropped"]) + rss["rss_200k"]))
+    memory.append("| with 1,000 idle connections open (full journal) | %.1f | %.1f |" % rss["rss_idleconn"])
+    checks = ["| target | measured | |", "|---|---:|---|"]
+    for name, value, ok in targets:
+        checks.append("| %s | %s | %s |" % (name, value, "pass" if ok else "FAIL"))
+
+    text = "\n".join(table) + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
+        start_median, start_min, start_max) + "\n".join(memory) + "\n\n" + "\n".join(checks) + "\n"
+    print()
+    print(text)
+
+    nginx_runs = "before %.0f req/s, after %.0f req/s" % (wrk["nginx"]["rps"], wrk["nginx2"]["rps"])
+    md = f"""# skan-mock benchmark results
+
+Generated by `Benchmarks/run.sh` on {time.strftime("%Y-%m-%d %H:%M:%S %Z")} (commit {info["commit"]}{", with uncommitted changes in Sources" if info.get("dirty", "0") != "0" else ""}).
+
+## Machine
+
+- CPUs (nproc): {m["nproc"]}; CPU: {m["cpu"]}; memory: {m["memory"]}
+- Kernel: {m["kernel"]}
+- Load average (1, 5, 15 min) at start: {info["load_start"]}; at end: {info["load_end"]}
+  (the machine is shared; ratios to nginx from the same run are the figures to compare, not raw numbers)
+
+## Method
+
+- Release build (`swift build -c release`), default model (built-in `singular-testing`), journal written
+  to a file (`--log FILE`), journal size 10,000.
+- Load: `wrk -t1 -c{info["connections"]} -d{info["duration"]}s --latency` on 127.0.0.1, after a warm-up; one wrk thread so
+  that server and load share the two cores the same way for nginx and skan-mock. Nothing is pinned.
+- Ceiling: nginx (Debian package), `worker_processes 1`, `access_log off`, a `location` returning the same
+  JSON body as skan-mock's v2 answer, measured before and after the skan-mock cases ({nginx_runs}); the ceiling is their mean.
+- v2 query: every parameter of SPEC 1.2 (ids, `v`, `app_v`, current and previous fine values, first/last
+  call timestamps, total IAP and ad-monetisation revenue JSON, and for p0, p1, p2: coarse, previous coarse,
+  window lock, IAP and ad revenue JSON), percent-encoded, {len(info["v2_url"])} bytes of request target; the device is in p2.
+- Memory: VmRSS and VmHWM from `/proc/PID/status` of a fresh server: idle, after 10,000 and 200,000 v2
+  requests, and with 1,000 idle keep-alive connections open.
+- Start-up: from just before `fork`/`exec` to the first `200` on `/__admin/health` (polling connect), median of 20.
+
+## Results
+
+{text}
+"""
+    with open(results_path, "w") as f:
+        f.write(md)
+    print("wrote", results_path)
+
+
+def main():
+    command = sys.argv[1]
+    if command == "port":
+        print(free_port())
+    elif command == "v2-query":
+        print(v2_query())
+    elif command == "v1-query":
+        print(v1_query())
+    elif command == "get":
+        status, body = http_get(int(sys.argv[2]), sys.argv[3])
+        sys.stdout.buffer.write(body)
+        if status != 200:
+            raise SystemExit(f"GET {sys.argv[3]} answered {status}")
+    elif command == "rss":
+        print(*rss(int(sys.argv[2])))
+    elif command == "startup":
+        print(*("%.2f" % x for x in startup(sys.argv[2], int(sys.argv[3]))))
+    elif command == "idle":
+        print(*idle_connections(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+    elif command == "wrk":
+        r = parse_wrk(sys.argv[2])
+        print(r["rps"], r["p50"], r["p99"], r["requests"], r["errors"])
+    elif command == "report":
+        report(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        raise SystemExit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    main()
