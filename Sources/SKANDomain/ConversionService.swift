@@ -231,7 +231,7 @@ public final class ConversionService: Sendable {
         guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
         let name = SKANWindowParameters.windowLockName(n)
         reader.add(name, .updateAfterWindowLock,
-                   "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values until p\(n + 1 < 3 ? "\(n + 1)" : "2 ends") begins")
+                   "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")")
     }
 
     /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,

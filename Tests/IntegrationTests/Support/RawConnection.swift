@@ -4,7 +4,7 @@ import Glibc
 
 /// A plain TCP connection for the cases no well-behaved client will produce: malformed bytes,
 /// trickled headers, abandoned requests. Reads are bounded by a receive timeout, never open-ended.
-final class RawConnection {
+final class RawConnection: Sendable {
     let fd: Int32
 
     struct Failure: Error, CustomStringConvertible {

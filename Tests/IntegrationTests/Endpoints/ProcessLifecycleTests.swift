@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import SKANDomain
+import Synchronization
+import Testing
+
+/// The real `skan-mock` executable, started as a user would: the start-up line, and a SIGTERM in
+/// the middle of a load that loses no journal line.
+@Suite("skan-mock process")
+struct ProcessLifecycleTests {
+    /// The executable built next to the test bundle (`swift build --build-tests` builds both).
+    static var executable: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("skan-mock"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/skan-mock"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Starts the server on a free port and returns it with its port, read from the start-up line.
+    private func launch(_ arguments: [String]) throws -> (Process, Int) {
+        let binary = try #require(Self.executable, "build skan-mock first (swift build --build-tests)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("skan-mock listening on http://127.0.0.1:"))
+        let port = try #require(Int(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        return (process, port)
+    }
+
+    @Test func sigtermDuringALoadLosesNoJournalLine() throws {
+        let log = NSTemporaryDirectory() + "skan-mock-sigterm-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let (process, port) = try launch(["--log", log])
+        let answered = Mutex(0)
+        let group = DispatchGroup()
+        for client in 0..<4 {
+            DispatchQueue.global().async(group: group) {
+                let curl = CurlClient()
+                for request in 0..<5_000 {
+                    let url = "http://127.0.0.1:\(port)/api/v1/conversion_value?idfv=L\(client)&n=e&conversion_value=\(request % 2)"
+                    guard let response = try? curl.get(url), response.status == 200, !response.body.isEmpty else { return }
+                    answered.withLock { $0 += 1 }
+                }
+            }
+        }
+        while answered.withLock({ $0 }) < 300 { usleep(10_000) }
+        let stopped = Date()
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(stopped)
+        group.wait()
+
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(seconds < 5)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        for line in lines { _ = try JSONParser.parse(String(line)) }
+        #expect(lines.count == answered.withLock { $0 })
+    }
+
+    @Test func aBadModelStopsTheStartWithItsPathAndStatus2() throws {
+        let path = NSTemporaryDirectory() + "skan-mock-bad-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let binary = try #require(Self.executable, "build skan-mock first (swift build --build-tests)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--model", path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(message.contains(path))
+        #expect(message.contains("$.skan3.max"))
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import HTTPCore
+
+/// Hostile and heavy clients, each bounded in count and time: the server keeps serving the others.
+@Suite("Server robustness")
+struct RobustnessTests {
+    private var router: HTTPRouter {
+        var router = HTTPRouter()
+        router.on(.get, "/ok") { _, _, writer in writer.send(.json("{\"ok\":true}")) }
+        return router
+    }
+
+    /// 200 connections sending their headers a byte at a time (slowloris) do not stop a normal
+    /// client from being served.
+    @Test func tricklingClientsDoNotStarveANormalOne() throws {
+        let server = try TestHTTPServer(responder: router)
+        var trickling: [RawConnection] = []
+        for _ in 0..<200 {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /ok HTTP/1.1\r\nHo")
+            trickling.append(connection)
+        }
+        let stop = Mutex(false)
+        let trickler = DispatchQueue(label: "trickler")
+        let connections = trickling
+        trickler.async {
+            while !stop.withLock({ $0 }) {
+                for connection in connections { connection.send("s") }
+                usleep(50_000)
+            }
+        }
+        let client = CurlClient()
+        var statuses: [Int] = []
+        for _ in 0..<50 { statuses.append(try client.get(server.url("/ok")).status) }
+        stop.withLock { $0 = true }
+        trickler.sync {}
+        #expect(statuses == Array(repeating: 200, count: 50))
+        #expect(server.server.openConnections >= 200)
+    }
+
+    /// 1,000 connections opened at once, past a limit of 500: each one is answered, 200 or 503,
+    /// and none is left hanging.
+    @Test func aThousandConnectionsAreServedOrRefusedNeverHung() throws {
+        var limits = HTTPLimits()
+        limits.maxConnections = 500
+        let server = try TestHTTPServer(limits: limits, responder: router)
+        let counted = try answers(ofConnections: 1000, to: server.port)
+        #expect(counted["none"] == nil, "connections left without an answer: \(counted)")
+        #expect(counted["200", default: 0] + counted["503", default: 0] == 1000)
+        #expect(counted["200", default: 0] >= 500)
+        #expect(counted["503", default: 0] > 0)
+        // Their clients are gone: the server notices, and has room again.
+        for _ in 0..<250 where server.server.openConnections > 0 { usleep(20_000) }
+        #expect(server.server.openConnections == 0)
+        #expect(try CurlClient().get(server.url("/ok")).status == 200)
+    }
+
+    /// Opens `count` connections, sends a request on each, and counts the statuses answered
+    /// ("none" for a connection that got nothing before its timeout). The connections are closed
+    /// on return.
+    private func answers(ofConnections count: Int, to port: Int) throws -> [String: Int] {
+        var connections: [RawConnection] = []
+        for _ in 0..<count {
+            let connection = try RawConnection(port: port, receiveTimeout: 10)
+            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            connections.append(connection)
+        }
+        let outcomes = Mutex<[String: Int]>([:])
+        let all = connections
+        DispatchQueue.concurrentPerform(iterations: 8) { slice in
+            for index in stride(from: slice, to: all.count, by: 8) {
+                let response = all[index].readResponses(1).first ?? "none"
+                let status = response == "none" ? "none" : String(response.prefix(12).dropFirst(9))
+                outcomes.withLock { $0[status, default: 0] += 1 }
+            }
+        }
+        return outcomes.withLock { $0 }
+    }
+
+    /// Connections that send garbage, half a request, or nothing, then vanish, leave no trace.
+    @Test func abandonedConnectionsAreCleanedUp() throws {
+        let server = try TestHTTPServer(responder: router)
+        for index in 0..<100 {
+            let connection = try RawConnection(port: server.port)
+            switch index % 3 {
+            case 0: connection.send([0, 255, 13, 10, 13, 10])
+            case 1: connection.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+            default: break
+            }
+        }
+        for _ in 0..<100 where server.server.openConnections > 0 { usleep(20_000) }
+        #expect(server.server.openConnections == 0)
+        #expect(try CurlClient().get(server.url("/ok")).status == 200)
+    }
+}
