@@ -3,8 +3,8 @@
 #
 # This machine (and CI) has no Docker engine and no image registry, so the script:
 #   1. installs podman, runc and debootstrap when missing;
-#   2. builds the release binary with the local toolchain, exactly as the Dockerfile's build stage
-#      does (static Swift standard library, stripped);
+#   2. replays the Dockerfile's build stage with the local toolchain: its COPY lines into a folder,
+#      then the same release build (static Swift standard library, stripped);
 #   3. makes a Debian bookworm base image with debootstrap, slimmed like debian:bookworm-slim
 #      (cached under /var/tmp/skan-mock-base, rebuilt when absent);
 #   4. builds the Dockerfile's runtime stage, taken verbatim from docker/Dockerfile, on that base,
@@ -14,8 +14,10 @@
 #      on /config and sees that model's answer; stops it and checks it exited 0 within 5 s;
 #   6. prints the image's size and fails when it is 120 MB or more.
 #
-# Environment: SKAN_MOCK_BASE_CACHE (default /var/tmp/skan-mock-base), SKAN_MOCK_TEST_PORT (default:
-# a free port; never 8080), SKAN_MOCK_SCRATCH (SwiftPM scratch path, default .build-docker).
+# Environment: SKAN_MOCK_BASE_CACHE (default /var/tmp/skan-mock-base), SKAN_MOCK_DEBIAN_MIRROR
+# (default http://deb.debian.org/debian), SKAN_MOCK_TEST_PORT (default: a free port; never 8080),
+# SKAN_MOCK_SCRATCH (SwiftPM scratch path, default .build-docker; the build stage's sources are
+# replayed into its stage-src/). Runs are serialised with a lock next to the base cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,7 @@ started=$(date +%s)
 image=localhost/skan-mock:test
 base_image=localhost/skan-mock-base
 base_cache=${SKAN_MOCK_BASE_CACHE:-/var/tmp/skan-mock-base}
+mirror=${SKAN_MOCK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 scratch=${SKAN_MOCK_SCRATCH:-.build-docker}
 max_image_bytes=120000000
 test_label=skan-mock.docker-test=1
@@ -63,23 +66,42 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# --- 2. the binary -----------------------------------------------------------------------------
-swift_flags=(-c release --static-swift-stdlib --product skan-mock -Xlinker -s --scratch-path "$scratch")
-say "building the release binary (swift build ${swift_flags[*]})"
+# One run at a time on a machine: runs share the base cache and the image tag.
+$sudo mkdir -p "$base_cache"
+exec 9>>"$base_cache.lock"
+flock -w 900 9 || fail "another docker/test.sh still holds $base_cache.lock after 15 minutes"
+
+# --- 2. the binary: the Dockerfile's build stage, replayed with the local toolchain -------------
+# The build stage's COPY lines are replayed into a folder standing for its /src (so a file the image
+# build would miss is missed here too), and the same `swift build` runs there. cp -a keeps the files'
+# times, so SwiftPM rebuilds only what changed since the last run.
+case $scratch in /*) ;; *) scratch="$PWD/$scratch" ;; esac
+src="$scratch/stage-src"
+copies=$(awk '/^FROM .* AS build$/{on=1; next} /^FROM /{on=0} on && /^COPY /{print}' docker/Dockerfile)
+[ -n "$copies" ] || fail "docker/Dockerfile has no 'FROM ... AS build' stage with COPY lines"
+mkdir -p "$src"
+while read -r _ from to extra; do
+    [ -z "$extra" ] && [ "${from#--}" = "$from" ] || fail "cannot replay 'COPY $from $to $extra'"
+    case $to in
+        ./) dest="$src/$(basename "$from")" ;;
+        ./*) dest="$src/${to#./}" ;;
+        *) fail "cannot replay 'COPY $from $to': the destination is not under WORKDIR" ;;
+    esac
+    rm -rf "$dest"
+    cp -a "$from" "$dest"
+done <<<"$copies"
+# What .dockerignore keeps out of the build context.
+find "$src" -mindepth 2 \( -name '.build' -o -name '.build-*' -o -name '.build_*' -o -name '.swiftpm' \) \
+    -prune -exec rm -rf {} +
+build_cmd=(swift build -c release --static-swift-stdlib --product skan-mock -Xlinker -s)
+grep -qF "RUN ${build_cmd[*]}" docker/Dockerfile || fail "docker/Dockerfile's build command is not '${build_cmd[*]}'"
+say "building the release binary like the build stage (${build_cmd[*]})"
 t0=$(date +%s)
-# (A source saved during the build makes SwiftPM stop with "was modified during the build": on a
-# developer's work tree, try again, up to 3 times.)
-for attempt in 1 2 3; do
-    if swift build "${swift_flags[@]}" >"$work/swift-build.log" 2>&1; then break; fi
-    if [ "$attempt" -lt 3 ] && grep -q 'was modified during the build' "$work/swift-build.log"; then
-        say "a source changed during the build; building again"
-        sleep 2
-        continue
-    fi
+if ! (cd "$src" && "${build_cmd[@]}" --scratch-path "$scratch") >"$work/swift-build.log" 2>&1; then
     cat "$work/swift-build.log" >&2
     fail "swift build failed"
-done
-binary="$(swift build "${swift_flags[@]}" --show-bin-path)/skan-mock"
+fi
+binary="$(cd "$src" && "${build_cmd[@]}" --scratch-path "$scratch" --show-bin-path)/skan-mock"
 [ -x "$binary" ] || fail "no binary at $binary"
 say "binary built in $(( $(date +%s) - t0 )) s: $(du -h "$binary" | cut -f1)"
 if ldd "$binary" | grep -q 'libcurl'; then fail "the server binary links libcurl"; fi
@@ -92,7 +114,7 @@ if [ ! -s "$base_cache/rootfs.tar" ]; then
     $sudo mkdir -p "$base_cache"
     rootfs="$base_cache/rootfs.partial"
     $sudo rm -rf "$rootfs" "$base_cache/rootfs.tar.partial"
-    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian \
+    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" "$mirror" \
         >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
     # Slim it the way debian:bookworm-slim is: no package caches, lists, docs, man pages, locales,
     # and dpkg told to keep them out of later installs.
