@@ -1,52 +1,90 @@
 /// `application/x-www-form-urlencoded`, the encoding of query strings and form bodies (WHATWG URL
 /// standard): pairs split on `&`, name and value on the first `=`, `+` is a space, `%XX` a byte.
 /// Malformed escapes are kept as they came rather than rejected, as browsers and Singular do.
+///
+/// Everything works on UTF-8 bytes (the standard's own model: split, percent-decode, then decode
+/// UTF-8, invalid sequences becoming U+FFFD); a query of 30 parameters is on every request's path.
 public enum FormURLEncoding {
     /// The pairs in order, repeated names included; empty pieces (`a=1&&b=2`) are skipped.
     public static func pairs<Text: StringProtocol>(_ text: Text) -> [(name: String, value: String)] {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ pairs(utf8: $0) }) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer { pairs(utf8: $0) }
+    }
+
+    public static func pairs(_ text: Substring) -> [(name: String, value: String)] {
+        var text = text
+        return text.withUTF8 { pairs(utf8: $0) }
+    }
+
+    public static func pairs(_ text: String) -> [(name: String, value: String)] {
+        var text = text
+        return text.withUTF8 { pairs(utf8: $0) }
+    }
+
+    public static func pairs(_ body: [UInt8]) -> [(name: String, value: String)] {
+        body.withUnsafeBufferPointer { pairs(utf8: $0) }
+    }
+
+    static func pairs(utf8: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        for piece in text.split(separator: "&") {
-            if let equals = piece.firstIndex(of: "=") {
-                result.append((percentDecode(piece[..<equals]), percentDecode(piece[piece.index(after: equals)...])))
-            } else {
-                result.append((percentDecode(piece), ""))
+        var start = 0
+        let end = utf8.count
+        while start < end {
+            var stop = start
+            var equals = -1
+            while stop < end {
+                let byte = utf8[stop]
+                if byte == UInt8(ascii: "&") { break }
+                if byte == UInt8(ascii: "=") && equals < 0 { equals = stop }
+                stop += 1
             }
+            if stop > start {
+                if equals >= 0 {
+                    result.append((decode(utf8, start, equals, plusAsSpace: true),
+                                   decode(utf8, equals + 1, stop, plusAsSpace: true)))
+                } else {
+                    result.append((decode(utf8, start, stop, plusAsSpace: true), ""))
+                }
+            }
+            start = stop + 1
         }
         return result
     }
 
-    public static func pairs(_ body: [UInt8]) -> [(name: String, value: String)] {
-        pairs(String(decoding: body, as: UTF8.self))
+    public static func percentDecode<Text: StringProtocol>(_ text: Text, plusAsSpace: Bool = true) -> String {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }) {
+            return result
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }
     }
 
-    public static func percentDecode<Text: StringProtocol>(_ text: Text, plusAsSpace: Bool = true) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
+    /// Decodes `utf8[from..<to]`.
+    static func decode(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, plusAsSpace: Bool) -> String {
+        var plain = true
+        for index in from..<to {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                let first = utf8.index(after: index)
-                if first != utf8.endIndex, let high = ASCII.hexValue(utf8[first]) {
-                    let second = utf8.index(after: first)
-                    if second != utf8.endIndex, let low = ASCII.hexValue(utf8[second]) {
-                        bytes.append(UInt8(high * 16 + low))
-                        index = utf8.index(after: second)
-                        continue
-                    }
-                }
-                bytes.append(byte)
-            } else if plusAsSpace && byte == UInt8(ascii: "+") {
-                bytes.append(ASCII.space)
-            } else {
-                bytes.append(byte)
+            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
+                plain = false
+                break
             }
-            index = utf8.index(after: index)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        if plain { return String(decoding: UnsafeBufferPointer(rebasing: utf8[from..<to]), as: UTF8.self) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: to - from) { out in
+            var count = 0
+            var index = from
+            while index < to {
+                let byte = utf8[index]
+                if byte == UInt8(ascii: "%"), index + 2 < to, let high = ASCII.hexValue(utf8[index + 1]),
+                   let low = ASCII.hexValue(utf8[index + 2]) {
+                    out[count] = UInt8(high * 16 + low)
+                    index += 3
+                } else {
+                    out[count] = plusAsSpace && byte == UInt8(ascii: "+") ? ASCII.space : byte
+                    index += 1
+                }
+                count += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
+        }
     }
 }
