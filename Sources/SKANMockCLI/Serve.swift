@@ -66,13 +66,19 @@ struct Serve: ParsableCommand {
         let server: SKANMockServer
         do {
             server = try SKANMockServer(options: options)
+        } catch {
+            Standard.error("skan-mock: \(error.description)")
+            throw ExitCode(2)
+        }
+        // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
+        let signalSources = SignalHandlers.install(server: server)
+        do {
             try server.start()
         } catch {
             Standard.error("skan-mock: \(error.description)")
             throw ExitCode(2)
         }
         Standard.output("skan-mock listening on \(server.url)")
-        let signalSources = SignalHandlers.install(server: server)
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 
