@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "SKANDomain", targets: ["SKANDomain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
