@@ -128,11 +128,15 @@ public struct HTTPRequestParser: Sendable {
     /// while the head is still incomplete.
     private mutating func scanForEndOfHead() throws(HTTPParseError) -> Int? {
         // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request line.
-        while scanIndex == start, buffer.count - start >= 2,
+        // `requestLineEnd == nil` (not `scanIndex == start`): the CR and LF may arrive separately.
+        var skipped = false
+        while requestLineEnd == nil, buffer.count - start >= 2,
               buffer[start] == ASCII.cr, buffer[start + 1] == ASCII.lf {
             start += 2
             scanIndex = start
+            skipped = true
         }
+        if skipped { compact() }  // a stream of empty lines must not grow the buffer
         let end = buffer.count
         var index = scanIndex
         let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in
@@ -159,7 +163,7 @@ public struct HTTPRequestParser: Sendable {
             if headerBytes > limits.maxHeaderBytes + 2 {
                 throw HTTPParseError(.headersTooLarge, "headers larger than \(limits.maxHeaderBytes) bytes")
             }
-        } else if end - start > lineLimit {
+        } else if end - start > lineLimit + 1 {  // + 1: the line's CR may be here without its LF
             throw HTTPParseError(.uriTooLong, "request line longer than \(lineLimit) bytes")
         }
         return found
