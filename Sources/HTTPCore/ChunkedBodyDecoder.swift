@@ -2,7 +2,8 @@
 ///
 /// It remembers where it stopped (`cursor`, an index into the caller's buffer) so bytes that arrive
 /// one at a time are still read once. Chunk sizes are plain hex: no `0x`, no `_`, no sign; chunk
-/// lines end in CRLF; extensions are skipped; trailer fields are checked like headers and dropped.
+/// lines end in CRLF; extensions are skipped; trailer fields are checked like headers and dropped
+/// (Content-Length and Transfer-Encoding there are rejected).
 struct ChunkedBodyDecoder: Sendable {
     private(set) var cursor: Int
     private(set) var body: [UInt8] = []
@@ -59,7 +60,12 @@ struct ChunkedBodyDecoder: Sendable {
                     cursor += 2
                     return true
                 }
-                _ = try HeaderLine.parse(buffer, cursor..<lineEnd)
+                let field = try HeaderLine.parse(buffer, cursor..<lineEnd)
+                // Framing fields are not allowed in trailers (RFC 9110 §6.5.1); one there means a
+                // client or intermediary that disagrees with us about where the message ends.
+                for name in ["Content-Length", "Transfer-Encoding"] where field.name.isEqualIgnoringASCIICase(name) {
+                    throw .malformed("\(name) in the trailer section")
+                }
                 trailerBytes += lineEnd - cursor + 2
                 cursor = lineEnd + 2
             }
