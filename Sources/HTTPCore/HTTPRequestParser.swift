@@ -137,6 +137,15 @@ public struct HTTPRequestParser: Sendable {
             skipped = true
         }
         if skipped { compact() }  // a stream of empty lines must not grow the buffer
+        // A request starts with a method (a token) or an empty line; anything else (a TLS ClientHello,
+        // binary garbage) is answered at once, not after the header timeout.
+        if requestLineEnd == nil, start < buffer.count {
+            let first = buffer[start]
+            let cannotStart = first == ASCII.cr
+                ? start + 1 < buffer.count && buffer[start + 1] != ASCII.lf
+                : first != ASCII.lf && !ASCII.isToken(first)
+            if cannotStart { throw .malformed("invalid method") }
+        }
         let end = buffer.count
         var index = scanIndex
         let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in

@@ -133,6 +133,10 @@ CASES = {
     "whitespace-only-header-value": b"GET / HTTP/1.1\r\n" + H + b"X-A: \t \r\n\r\n",
     "form-feed-in-header-value": b"GET / HTTP/1.1\r\n" + H + b"X-A: a\x0cb\r\n\r\n",
     "high-byte-in-header-name": b"GET / HTTP/1.1\r\n" + H + b"X\xe9: b\r\n\r\n",
+    "tls-client-hello": bytes.fromhex("160301020001000 1fc0303".replace(" ", "")) + bytes(range(32)),
+    "leading-cr-then-garbage": b"\r\x00GET / HTTP/1.1\r\n" + H + b"\r\n",
+    "leading-nul": b"\x00GET / HTTP/1.1\r\n" + H + b"\r\n",
+    "garbage-second-request-starting-with-space": b"GET /a HTTP/1.1\r\n" + H + b"\r\n GET /b HTTP/1.1\r\n",
     "leading-empty-line": b"\r\nGET / HTTP/1.1\r\n" + H + b"\r\n",
     "leading-bare-lf": b"\nGET / HTTP/1.1\r\n" + H + b"\r\n",
 

@@ -65,3 +65,46 @@ struct DifferentialCasesTests {
         #expect(status("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n") == 501)
     }
 }
+
+/// h11 rejects bytes that cannot start a request line at once (its "obviously invalid request line");
+/// we used to wait for the end of a head that never comes (then 414 or the header timeout). Found by
+/// running the differential test over the HTTP fuzzer's corpus.
+@Suite("HTTPRequestParser early rejection")
+struct EarlyRejectionTests {
+    private func firstResult(_ bytes: [UInt8]) -> Result<HTTPRequest?, HTTPParseError> {
+        var parser = HTTPRequestParser()
+        parser.append(bytes)
+        return Result { () throws(HTTPParseError) -> HTTPRequest? in try parser.next() }
+    }
+
+    @Test(arguments: [
+        [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03],  // TLS ClientHello
+        [0x00, 0x00, 0x00, 0x00, 0x09],
+        [0x0D, 0x00, 0x00, 0x00],  // CR then not LF
+        [0x0D, 0x0A, 0x0D, 0x1A],  // an empty line, then CR then not LF
+        Array(" GET / HTTP/1.1".utf8),
+        Array("\tGET".utf8),
+        [0xFF, 0x47, 0x45, 0x54],
+    ] as [[UInt8]])
+    func bytesThatCannotStartARequestAreRejectedAtOnce(_ bytes: [UInt8]) {
+        switch firstResult(bytes) {
+        case .failure(let error): #expect(error.status.code == 400)
+        case .success(let request): Issue.record("expected 400 at once, got \(String(describing: request))")
+        }
+    }
+
+    @Test(arguments: ["\r", "\r\n", "\r\n\r", "G", "GET / HTTP/1.1\r", "\r\n\r\nGE"])
+    func prefixesOfAValidRequestWait(_ text: String) {
+        switch firstResult(Array(text.utf8)) {
+        case .success(let request): #expect(request == nil)
+        case .failure(let error): Issue.record("\(text.debugDescription) rejected: \(error)")
+        }
+    }
+
+    @Test func garbageAfterAPipelinedRequestIsRejectedAfterIt() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\n\u{0}\u{0}".utf8))
+        #expect(try parser.next()?.target == "/a")
+        #expect(throws: HTTPParseError.self) { try parser.next() }
+    }
+}
