@@ -7,7 +7,7 @@ import PackageDescription
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
 let package = Package(
     name: "skan-mock",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
