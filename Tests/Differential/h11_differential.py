@@ -32,16 +32,19 @@ import h11
 # Where h11 rejects and we accept on purpose. Each rule: (h11's reason starts with, a test on the
 # bytes, why). Listed as EXCEPTION, not failures.
 KNOWN_EXCEPTIONS = [
-    ("no request line received", lambda data: b"\r\n" in data,
+    ("no request line received", lambda data, ours: b"\r\n" in data,
      "RFC 9112 §2.2: a server SHOULD ignore at least one empty line (CRLF) before a request-line; h11 does not"),
-    ("illegal chunk header", lambda data: re.search(rb"\r\n[0-9A-Fa-f]+[ \t]+;", data) is not None,
+    # The same with only the CR of such an empty line received yet: h11 rejects it, we wait for the LF.
+    ("illegal request line", lambda data, ours: ours["status"] in (0, 200) and ours["leftover"] == 1 and data.endswith(b"\r"),
+     "a lone CR may begin an empty line before the next request-line (RFC 9112 §2.2); we wait for its LF"),
+    ("illegal chunk header", lambda data, ours: re.search(rb"\r\n[0-9A-Fa-f]+[ \t]+;", data) is not None,
      "RFC 9112 §7.1.1 allows whitespace (BWS) before a chunk extension's ';'; h11 follows RFC 7230"),
 ]
 
 
-def known_exception(reason, data):
+def known_exception(reason, data, ours):
     for prefix, test, why in KNOWN_EXCEPTIONS:
-        if reason.startswith(prefix) and test(data):
+        if reason.startswith(prefix) and test(data, ours):
             return why
     return None
 
@@ -113,7 +116,7 @@ def compare(name, data, ours):
                                    + (f", {ours['leftover']} bytes pending" if ours["leftover"] else ""))
     if state == "reject":
         if not rejected:
-            why = known_exception(reason, data)
+            why = known_exception(reason, data, ours)
             if why:
                 return "EXCEPTION", h11_text, our_text + " -- " + why
             return "LENIENT", h11_text, our_text

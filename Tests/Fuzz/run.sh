@@ -49,7 +49,7 @@ status=0
     -dict="$here/Dictionaries/$target.dict" -artifact_prefix="$out/crashes/" \
     ${FUZZ_FLAGS:-} "$out/corpus" "$here/Corpus/$target") || status=$?
 [ -f "$out/fuzz-0.log" ] && mv "$out/fuzz-0.log" "$out/fuzz.log"
-[ -f "$out/fuzz.log" ] && grep -E '^(#[0-9]+ +DONE|stat::|SUMMARY|==[0-9]+== ERROR|Fatal error|.*Fatal error)' "$out/fuzz.log" | tail -20
+[ -f "$out/fuzz.log" ] && grep -E '^(#[0-9]+ +DONE|stat::|SUMMARY|==[0-9]+== ERROR|Fatal error|.*Fatal error)' "$out/fuzz.log" | awk '!seen[$0]++' | tail -20
 after=$(find "$out/crashes" -type f | wc -l)
 if [ "$after" -gt "$before" ] || [ "$status" -ne 0 ]; then
     echo "fuzzer $target: FAILED (exit $status, $((after - before)) new crash file(s) in $out/crashes)" >&2
