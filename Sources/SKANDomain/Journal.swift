@@ -45,22 +45,37 @@ public final class Journal: Sendable {
             id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
             endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
             durationMicros: durationMicros, extra: extra)
-        state.withLock { s in
-            s.pending[id] = entry
-            while let next = s.pending.removeValue(forKey: s.nextToCommit) {
-                s.nextToCommit += 1
-                if s.count == capacity {
-                    s.ring[s.start] = nil
-                    s.start = (s.start + 1) % capacity
-                    s.count -= 1
-                    s.dropped += 1
-                }
-                s.ring[(s.start + s.count) % capacity] = next
-                s.count += 1
-                sink?.write(line: next.line)
+        // Entries pushed out of a full ring are returned, to be released after the lock, not under it.
+        _ = state.withLock { s -> (JournalEntry?, [JournalEntry?]) in
+            if id == s.nextToCommit && s.pending.isEmpty {
+                // The usual case: nothing recorded out of order is waiting; no dictionary needed.
+                return (commit(entry, &s), [])
             }
+            s.pending[id] = entry
+            var displaced: [JournalEntry?] = []
+            while let next = s.pending.removeValue(forKey: s.nextToCommit) {
+                displaced.append(commit(next, &s))
+            }
+            return (nil, displaced)
         }
+        sink?.afterRecord()
         return id
+    }
+
+    /// Stores the next entry in id order and hands it to the sink; returns the entry it displaced.
+    private func commit(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
+        s.nextToCommit += 1
+        var displaced: JournalEntry?
+        if s.count == capacity {
+            swap(&displaced, &s.ring[s.start])
+            s.start = (s.start + 1) % capacity
+            s.count -= 1
+            s.dropped += 1
+        }
+        s.ring[(s.start + s.count) % capacity] = entry
+        s.count += 1
+        sink?.write(line: entry.line)
+        return displaced
     }
 
     /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes.

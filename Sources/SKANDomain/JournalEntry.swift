@@ -33,7 +33,11 @@ public struct JournalEntry: Sendable {
         }
         let findings = outcome?.findings ?? []
         let window = outcome?.window
-        var w = JSONWriter(capacity: 512 + body.count + request.parameters.count * 48)
+        // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
+        // buffer never regrows; it is trimmed to size below, since 10,000 lines stay in memory.
+        var parameterBytes = 0
+        for pair in request.parameters { parameterBytes += pair.name.utf8.count + pair.value.utf8.count + 8 }
+        var w = JSONWriter(capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count)
         w.raw("{\"id\":")
         w.write(id)
         w.raw(",\"time\":\"")
@@ -73,8 +77,9 @@ public struct JournalEntry: Sendable {
             w.write(member.value)
         }
         w.raw("}\n")
+        let line = w.bytes.capacity - w.bytes.count > 64 ? Array(w.bytes[...]) : w.bytes
         return JournalEntry(id: id, endpoint: endpoint, device: device, event: event, window: window,
-                            hasIssues: !findings.isEmpty, line: w.bytes)
+                            hasIssues: !findings.isEmpty, line: line)
     }
 
     /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
