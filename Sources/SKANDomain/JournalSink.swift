@@ -4,4 +4,12 @@
 public protocol JournalSink: Sendable {
     /// One complete JSON Lines record: a JSON object followed by "\n".
     func write(line: [UInt8])
+
+    /// Called by the journal after each `record`, outside its lock, on the recording thread: the
+    /// place where a sink may do its I/O without holding up other recorders.
+    func afterRecord()
+}
+
+extension JournalSink {
+    public func afterRecord() {}
 }
