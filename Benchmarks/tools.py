@@ -249,10 +249,10 @@ def report(figures_path, results_path, extra):
     memory.append("| state | VmRSS MiB | VmHWM MiB |")
     memory.append("|---|---:|---:|")
     memory.append("| idle, just started | %.1f | %.1f |" % rss["rss_idle"])
-    memory.append("| after 10,000 requests (journal full: %s entries, %s dropped) | %.1f | %.1f |"
-                  % ((health_full["size"], health_full["dropped"]) + rss["rss_full"]))
-    memory.append("| after 200,000 requests (journal %s entries, %s dropped) | %.1f | %.1f |"
-                  % ((health_200k["size"], health_200k["dropped"]) + rss["rss_200k"]))
+    memory.append("| after %s requests (journal full: %s entries, %s dropped) | %.1f | %.1f |"
+                  % ((format(health_full["size"] + health_full["dropped"], ","), health_full["size"], health_full["dropped"]) + rss["rss_full"]))
+    memory.append("| after %s requests (journal %s entries, %s dropped) | %.1f | %.1f |"
+                  % ((format(health_200k["size"] + health_200k["dropped"], ","), health_200k["size"], health_200k["dropped"]) + rss["rss_200k"]))
     memory.append("| with 1,000 idle connections open (full journal) | %.1f | %.1f |" % rss["rss_idleconn"])
     checks = ["| target | measured | |", "|---|---:|---|"]
     for name, value, ok in targets:
@@ -312,6 +312,10 @@ def main():
         sys.stdout.buffer.write(body)
         if status != 200:
             raise SystemExit(f"GET {sys.argv[3]} answered {status}")
+    elif command == "served":
+        # Requests journaled so far: entries held plus entries dropped.
+        journal = json.loads(http_get(int(sys.argv[2]), "/__admin/health")[1])["journal"]
+        print(journal["size"] + journal["dropped"])
     elif command == "rss":
         print(*rss(int(sys.argv[2])))
     elif command == "startup":
