@@ -170,15 +170,10 @@ stop_pid "$SKAN_PID"
 start_skan "$TMP/journal-memory.jsonl"
 sleep 0.5
 echo "rss_idle $($TOOLS rss "$SKAN_PID")" >>"$TMP/figures"
-# wrk runs until the server has journaled `count` requests in all (id of the last entry), then is
-# stopped; a few more may be in flight, and the report gives the server's own count.
+# wrk runs until the server has journaled `count` requests in all, then is stopped; a few more may
+# be in flight, and the report gives the server's own count.
 send_requests() {  # total count
-    wrk -t1 -c"$CONNECTIONS" -d300s "http://127.0.0.1:$SKAN_PORT$V2" >/dev/null &
-    local wrk_pid=$!
-    PIDS+=("$wrk_pid")
-    while [ "$($TOOLS served "$SKAN_PORT")" -lt "$1" ]; do sleep 0.05; done
-    kill -INT "$wrk_pid" 2>/dev/null || true
-    wait "$wrk_pid" 2>/dev/null || true
+    $TOOLS drive "$SKAN_PORT" "$1" wrk -t1 -c"$CONNECTIONS" -d300s "http://127.0.0.1:$SKAN_PORT$V2" >/dev/null
 }
 log "memory: 10,000 requests"
 send_requests 10000

@@ -147,6 +147,27 @@ def idle_connections(port, pid, count):
             s.close()
 
 
+def served(port):
+    """Requests journaled so far: entries held plus entries dropped."""
+    journal = json.loads(http_get(port, "/__admin/health")[1])["journal"]
+    return journal["size"] + journal["dropped"]
+
+
+def drive(port, total, wrk_command):
+    """Runs wrk until the server has journaled `total` requests in all, then stops it (wrk's own
+    Lua thread:stop() still waits out -d). Polls every few milliseconds to overshoot little."""
+    proc = subprocess.Popen(wrk_command, stdout=subprocess.DEVNULL)
+    try:
+        while served(port) < total:
+            if proc.poll() is not None:
+                raise SystemExit("wrk ended before %d requests" % total)
+            time.sleep(0.002)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    return served(port)
+
+
 def parse_wrk(path):
     """Requests/sec, p50 and p99 (ms), total requests, errors from `wrk --latency` output."""
     units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
@@ -313,9 +334,9 @@ def main():
         if status != 200:
             raise SystemExit(f"GET {sys.argv[3]} answered {status}")
     elif command == "served":
-        # Requests journaled so far: entries held plus entries dropped.
-        journal = json.loads(http_get(int(sys.argv[2]), "/__admin/health")[1])["journal"]
-        print(journal["size"] + journal["dropped"])
+        print(served(int(sys.argv[2])))
+    elif command == "drive":
+        print(drive(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]))
     elif command == "rss":
         print(*rss(int(sys.argv[2])))
     elif command == "startup":
