@@ -47,8 +47,10 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ -n "${BENCH_BINARY:-}" ]; then
     BIN=$BENCH_BINARY
 else
-    log "building release binary (scratch path .build-bench)"
-    (cd "$ROOT" && swift build -c release --scratch-path .build-bench --product skan-mock >&2)
+    # The Swift runtime linked statically, as a Linux deployment ships it: no shared libraries to
+    # relocate at start, and only the pages used are resident (idle 12.3 MiB instead of 14.6).
+    log "building release binary (scratch path .build-bench, --static-swift-stdlib)"
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --scratch-path .build-bench --product skan-mock >&2)
     BIN="$ROOT/.build-bench/release/skan-mock"
 fi
 
