@@ -9,7 +9,7 @@ import SKANDomain
 /// - when they hold a NUL byte: a query before it and a model file after it, and when that model
 ///   loads, the query is answered under it (so fuzzed models reach the rule evaluation).
 /// Properties beyond "does not trap": every outcome has status 200, a body that is empty or valid
-/// JSON, and a `skan` object whose serialization parses; JSON serialization is a fixed point after
+/// JSON with what iOS accepts (status ok/error, fine value 0...63, coarse 0...2, Boolean lock), and a `skan` object whose serialization parses; JSON serialization is a fixed point after
 /// one round (serialize(parse(serialize(v))) == serialize(v)).
 public enum SKANParametersHarness {
     /// 2025-11-21T04:40:00Z, the tests' T0.
@@ -40,9 +40,11 @@ public enum SKANParametersHarness {
                 let outcome = service.handle(endpoint, request)
                 if outcome.status != 200 { fail("\(endpoint) answered status \(outcome.status)", bytes) }
                 if !outcome.body.isEmpty {
-                    do { _ = try JSONParser.parse(outcome.body) } catch {
+                    let body: JSONValue
+                    do { body = try JSONParser.parse(outcome.body) } catch {
                         fail("\(endpoint) answered invalid JSON (\(error)): \(outcome.bodyText)", bytes)
                     }
+                    checkAnswer(body, endpoint, outcome.bodyText, bytes)
                 }
                 do { _ = try JSONParser.parse(JSONWriter.serialize(outcome.skan)) } catch {
                     fail("\(endpoint) skan object does not serialize to JSON: \(error)", bytes)
@@ -54,6 +56,22 @@ public enum SKANParametersHarness {
             do { _ = try JSONParser.parse(JSONWriter.serialize(state)) } catch {
                 fail("device state does not serialize to JSON: \(error)", bytes)
             }
+        }
+    }
+
+    /// What iOS accepts: a status, a fine value in 0...63, a coarse value in 0...2, a Boolean lock.
+    static func checkAnswer(_ body: JSONValue, _ endpoint: SKANEndpoint, _ text: String, _ bytes: [UInt8]) {
+        guard let status = body["status"]?.stringValue, status == "ok" || status == "error" else {
+            fail("\(endpoint) answer without status ok/error: \(text)", bytes)
+        }
+        if let value = body["conversion_value"], !(value.intValue.map { (0...63).contains($0) } ?? false) {
+            fail("\(endpoint) answered a conversion value outside 0...63: \(text)", bytes)
+        }
+        if let value = body["skan_updated_coarse_value"], !(value.intValue.map { (0...2).contains($0) } ?? false) {
+            fail("\(endpoint) answered a coarse value outside 0...2: \(text)", bytes)
+        }
+        if let value = body["skan_updated_lock_window_value"], value.boolValue == nil {
+            fail("\(endpoint) answered a lock that is not a Boolean: \(text)", bytes)
         }
     }
 
