@@ -6,7 +6,7 @@ import PackageDescription
 // with -sanitize=fuzzer,address) and ../Differential/run.sh (parse-corpus, a plain build).
 let package = Package(
     name: "skan-mock-fuzz",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],  // as the root package
     dependencies: [
         .package(name: "skan-mock", path: "../.."),
     ],
