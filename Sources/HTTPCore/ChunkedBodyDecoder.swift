@@ -100,8 +100,8 @@ struct ChunkedBodyDecoder: Sendable {
             index += 1
         }
         guard digits > 0 else { throw .malformed("invalid chunk size") }
-        // After the size only extensions may follow: optional whitespace, then ';'.
-        while index < line.endIndex, line[index] == ASCII.space || line[index] == ASCII.tab { index += 1 }
+        // After the size only extensions may follow, starting with ';' at once. RFC 9112 allows
+        // whitespace before it, but h11 and the parsers of RFC 7230 do not: rejected, to match them.
         if index < line.endIndex {
             guard line[index] == ASCII.semicolon,
                   line[index...].allSatisfy(ASCII.isFieldValueByte)

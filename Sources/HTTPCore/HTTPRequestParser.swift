@@ -127,24 +127,13 @@ public struct HTTPRequestParser: Sendable {
     /// that will never come would turn a bad client into a slow one) and enforcing the size limits
     /// while the head is still incomplete.
     private mutating func scanForEndOfHead() throws(HTTPParseError) -> Int? {
-        // RFC 9112 §2.2: a server SHOULD ignore empty lines received before the request line.
-        // `requestLineEnd == nil` (not `scanIndex == start`): the CR and LF may arrive separately.
-        var skipped = false
-        while requestLineEnd == nil, buffer.count - start >= 2,
-              buffer[start] == ASCII.cr, buffer[start + 1] == ASCII.lf {
-            start += 2
-            scanIndex = start
-            skipped = true
-        }
-        if skipped { compact() }  // a stream of empty lines must not grow the buffer
-        // A request starts with a method (a token) or an empty line; anything else (a TLS ClientHello,
-        // binary garbage) is answered at once, not after the header timeout.
-        if requestLineEnd == nil, start < buffer.count {
-            let first = buffer[start]
-            let cannotStart = first == ASCII.cr
-                ? start + 1 < buffer.count && buffer[start + 1] != ASCII.lf
-                : first != ASCII.lf && !ASCII.isToken(first)
-            if cannotStart { throw .malformed("invalid method") }
+        // A request starts with its method (a token). Anything else, a TLS ClientHello, binary
+        // garbage, or an empty line (RFC 9112 §2.2 lets a server skip those, but h11 and other
+        // strict parsers reject them, and a client that sends one is worth hearing about), is
+        // answered at once, not after the header timeout.
+        if requestLineEnd == nil, start < buffer.count, !ASCII.isToken(buffer[start]) {
+            throw .malformed(buffer[start] == ASCII.cr || buffer[start] == ASCII.lf
+                ? "empty line before the request line" : "invalid method")
         }
         let end = buffer.count
         var index = scanIndex

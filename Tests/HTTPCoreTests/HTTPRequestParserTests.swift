@@ -94,9 +94,10 @@ struct HTTPRequestParserTests {
         #expect(byteByByte.requests.map(\.body) == whole.requests.map(\.body))
     }
 
-    @Test func ignoresEmptyLinesBeforeTheRequestLine() {
-        let result = parseAll("\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(result.requests.count == 1)
+    /// RFC 9112 §2.2 lets a server skip them; h11 does not, and neither do we (the differential test).
+    @Test func rejectsEmptyLinesBeforeTheRequestLine() {
+        #expect(status(of: "\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n") == 400)
+        #expect(status(of: "\r") == 400)
     }
 
     @Test func rewritesAbsoluteFormToOriginForm() throws {
@@ -216,6 +217,7 @@ struct HTTPRequestParserTests {
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXY0\r\n\r\n", "no CRLF after data"),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n", "overflowing chunk size"),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n", "bad trailer"),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1 ;e\r\nz\r\n0\r\n\r\n", "space before chunk ext"),
     ])
     func rejectsMalformedInputWith400(text: String, what: String) {
         #expect(status(of: text) == 400, "\(what)")
