@@ -27,7 +27,11 @@ let package = Package(
         // `parse-corpus --replay http|skan FILE...`: runs a fuzzer's checks on files, without libFuzzer.
         .executableTarget(
             name: "parse-corpus",
-            dependencies: ["FuzzHarness", .product(name: "HTTPCore", package: "skan-mock")]
+            dependencies: [
+                "FuzzHarness",
+                .product(name: "HTTPCore", package: "skan-mock"),
+                .product(name: "SKANDomain", package: "skan-mock"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

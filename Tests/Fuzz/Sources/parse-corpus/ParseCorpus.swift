@@ -1,5 +1,6 @@
 import FuzzHarness
 import HTTPCore
+import SKANDomain
 
 #if canImport(Glibc)
 import Glibc
@@ -56,24 +57,8 @@ struct ParseCorpus {
         return bytes
     }
 
+    /// A JSON string literal, written by the project's own JSON writer.
     static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        String(decoding: JSONWriter.serialize(.string(text)), as: UTF8.self)
     }
 }
