@@ -13,7 +13,7 @@ struct Serve: ParsableCommand {
             Each option can also be set in the environment (for containers); the command line wins. \
             On start, one line is printed: "skan-mock listening on http://HOST:PORT". SIGTERM and \
             SIGINT stop accepting, finish requests in flight, flush the journal and exit 0; SIGHUP \
-            reloads the model file (a bad file keeps the model in use).
+            reloads the model file, as does a change of the file (a bad file keeps the model in use).
             """
     )
 
@@ -41,6 +41,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Flag(help: "Do not reload the model when its file changes (SIGHUP still reloads it). [env: SKAN_MOCK_NO_WATCH_MODEL=1]")
+    var noWatchModel = false
+
     @Option(help: ArgumentHelp("Start with the clock moved by this many seconds (time travel across SKAN windows; PUT /__admin/clock changes it later). [env: SKAN_MOCK_CLOCK_OFFSET, default: 0]", valueName: "seconds"))
     var clockOffset: Int?
 
@@ -61,6 +64,7 @@ struct Serve: ParsableCommand {
         options.deviceCapacity = try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
         options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
+        options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
 
         let server: SKANMockServer

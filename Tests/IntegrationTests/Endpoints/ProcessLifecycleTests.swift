@@ -87,4 +87,37 @@ struct ProcessLifecycleTests {
         #expect(message.contains(path))
         #expect(message.contains("$.skan3.max"))
     }
+
+    @Test func sighupReloadsTheModelAndABadFileKeepsTheOldOne() throws {
+        let path = NSTemporaryDirectory() + "skan-mock-hup-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"{"name": "first", "skan3": {"mode": "increment", "max": 2}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, port) = try launch(["--model", path, "--no-watch-model"])
+        defer { process.terminate(); process.waitUntilExit() }
+        let client = CurlClient()
+        func health() throws -> JSONValue {
+            try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/health").body)
+        }
+        /// Sends SIGHUP and waits (at most 5 s) for health to show `condition`.
+        func hangUp(until condition: (JSONValue) -> Bool) throws -> Bool {
+            kill(process.processIdentifier, SIGHUP)
+            for _ in 0..<100 {
+                if condition(try health()) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        #expect(try health()["model"]?["name"] == "first")
+
+        try #"{"name": "second", "skan3": {"mode": "increment", "max": 5}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        usleep(1_500_000)  // longer than the watcher's period: with --no-watch-model nothing happens yet
+        #expect(try health()["model"]?["name"] == "first")
+        #expect(try hangUp { $0["model"]?["name"] == "second" })
+
+        try #"{"name": "third", "skan3": {"mode": "increment", "max": 99}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try hangUp { $0["model"]?["reload_error"] != nil })
+        let after = try health()
+        #expect(after["model"]?["name"] == "second")
+        #expect(after["model"]?["reload_error"]?.stringValue?.contains("$.skan3.max") == true)
+    }
 }
