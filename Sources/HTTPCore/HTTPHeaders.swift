@@ -68,7 +68,8 @@ extension StringProtocol {
         }
     }
 
-    func trimmingASCIIWhitespace() -> Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    public func trimmingASCIIWhitespace() -> Substring {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }

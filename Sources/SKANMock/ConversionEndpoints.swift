@@ -84,16 +84,7 @@ struct ConversionEndpoints: Sendable {
     /// A form body says so, or says nothing (as `curl -d` and many scripts do not).
     static func isFormEncoded(_ contentType: String?) -> Bool {
         guard let contentType else { return true }
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters() } ?? ""
+        let mediaType = contentType.split(separator: ";").first?.trimmingASCIIWhitespace() ?? ""
         return mediaType.lowercased() == "application/x-www-form-urlencoded"
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        var slice = self
-        while slice.first == " " || slice.first == "\t" { slice.removeFirst() }
-        while slice.last == " " || slice.last == "\t" { slice.removeLast() }
-        return String(slice)
     }
 }

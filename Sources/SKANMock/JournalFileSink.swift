@@ -119,21 +119,9 @@ public final class JournalFileSink: JournalSink {
     }
 
     private func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    // The disk is full or the pipe is gone: say so once per batch, keep serving.
-                    let message = "skan-mock: journal write failed: \(String(cString: strerror(errno)))\n"
-                    _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
-                    return
-                }
-            }
+        if let failure = StandardStreams.writeAll(bytes, to: fd) {
+            // The disk is full or the pipe is gone: say so once per batch, keep serving.
+            StandardStreams.error("skan-mock: journal write failed: \(String(cString: strerror(failure)))")
         }
     }
 }

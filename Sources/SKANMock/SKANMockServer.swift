@@ -123,8 +123,8 @@ extension SKANMockServer {
     /// One line on standard error per reload, good or bad.
     public func reportReload(_ result: Result<String, StartupError>, trigger: String) {
         switch result {
-        case .success(let name): StandardError.write("skan-mock: \(trigger): model reloaded: \(name)")
-        case .failure(let error): StandardError.write("skan-mock: \(trigger): model not reloaded, keeping the current one: \(error.description)")
+        case .success(let name): StandardStreams.error("skan-mock: \(trigger): model reloaded: \(name)")
+        case .failure(let error): StandardStreams.error("skan-mock: \(trigger): model not reloaded, keeping the current one: \(error.description)")
         }
     }
 }

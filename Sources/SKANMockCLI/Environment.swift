@@ -22,23 +22,3 @@ struct Environment {
         return ["1", "true", "yes", "on"].contains(text)
     }
 }
-
-/// Lines for people and scripts, written with one `write(2)` each, so they are out at once (a
-/// script waits for the first one) and never interleaved.
-enum Standard {
-    static func output(_ line: String) { write(line + "\n", to: STDOUT_FILENO) }
-
-    static func error(_ line: String) { write(line + "\n", to: STDERR_FILENO) }
-
-    private static func write(_ text: String, to fd: Int32) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written <= 0 && errno != EINTR { return }
-                offset += max(0, written)
-            }
-        }
-    }
-}

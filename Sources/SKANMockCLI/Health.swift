@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKANMock
 import HTTPCore
 
 /// `skan-mock health`: asks a running server for `/__admin/health`; exit 0 when it answers 200.
@@ -25,12 +26,12 @@ struct Health: ParsableCommand {
         do {
             let response = try HTTPProbe.get(host: host, port: port, path: "/__admin/health", headers: headers, timeout: timeout)
             guard response.status == 200 else {
-                Standard.error("skan-mock health: HTTP \(response.status)")
+                StandardStreams.error("skan-mock health: HTTP \(response.status)")
                 throw ExitCode(1)
             }
-            Standard.output(String(decoding: response.body, as: UTF8.self))
+            StandardStreams.output(String(decoding: response.body, as: UTF8.self))
         } catch let error as HTTPProbe.Failure {
-            Standard.error("skan-mock health: \(error.description)")
+            StandardStreams.error("skan-mock health: \(error.description)")
             throw ExitCode(1)
         }
     }

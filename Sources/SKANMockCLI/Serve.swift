@@ -71,7 +71,7 @@ struct Serve: ParsableCommand {
         do {
             server = try SKANMockServer(options: options)
         } catch {
-            Standard.error("skan-mock: \(error.description)")
+            StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(2)
         }
         // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
@@ -79,10 +79,10 @@ struct Serve: ParsableCommand {
         do {
             try server.start()
         } catch {
-            Standard.error("skan-mock: \(error.description)")
+            StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(2)
         }
-        Standard.output("skan-mock listening on \(server.url)")
+        StandardStreams.output("skan-mock listening on \(server.url)")
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 

@@ -51,7 +51,7 @@ struct Simulate: ParsableCommand {
             do {
                 plan = try SimulationScenario.load(path: scenario)
             } catch {
-                Standard.error("skan-mock simulate: \(error.description)")
+                StandardStreams.error("skan-mock simulate: \(error.description)")
                 throw ExitCode(2)
             }
         } else {
@@ -62,22 +62,22 @@ struct Simulate: ParsableCommand {
         let clock = SystemClock()
         let simulator = DeviceSimulator(scenario: plan, transport: HTTPProbeTransport(base: base, timeout: timeout),
                                         clock: { clock.nowSeconds() })
-        if !json { Standard.output(SimulationTranscript.header(plan, url: base.description)) }
+        if !json { StandardStreams.output(SimulationTranscript.header(plan, url: base.description)) }
         do {
             let reports = try simulator.run { report in
                 if json {
-                    Standard.output(SimulationTranscript.json(report))
+                    StandardStreams.output(SimulationTranscript.json(report))
                 } else {
-                    for line in SimulationTranscript.lines(report) { Standard.output(line) }
+                    for line in SimulationTranscript.lines(report) { StandardStreams.output(line) }
                 }
             }
             if json {
-                Standard.output(SimulationTranscript.jsonSummary(reports, simulator))
+                StandardStreams.output(SimulationTranscript.jsonSummary(reports, simulator))
             } else {
-                for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) { Standard.output(line) }
+                for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) { StandardStreams.output(line) }
             }
         } catch {
-            Standard.error("skan-mock simulate: cannot reach the server: \(error.description)")
+            StandardStreams.error("skan-mock simulate: cannot reach the server: \(error.description)")
             throw ExitCode(1)
         }
     }

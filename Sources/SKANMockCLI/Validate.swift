@@ -14,9 +14,9 @@ struct Validate: ParsableCommand {
     func run() throws {
         switch SKANMockServer.checkModel(file) {
         case .success(let name):
-            Standard.output("\(file): ok (model \"\(name)\")")
+            StandardStreams.output("\(file): ok (model \"\(name)\")")
         case .failure(let failure):
-            for line in failure.lines { Standard.error(line) }
+            for line in failure.lines { StandardStreams.error(line) }
             throw ExitCode(2)
         }
     }
