@@ -90,16 +90,27 @@ public final class SKANMockServer: Sendable {
     /// Reads and checks a model file; the built-in testing model when `path` is nil.
     public static func loadModel(_ path: String?) throws(StartupError) -> ConversionModel {
         guard let path else { return .builtIn }
+        switch readModel(path) {
+        case .success(let model): return model
+        case .failure(let failure): throw StartupError(description: failure.summary)
+        }
+    }
+
+    /// Reads and parses a model file: the one place start-up, reloads and `validate` load models.
+    static func readModel(_ path: String) -> Result<ConversionModel, ModelCheckFailure> {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path)
         } catch {
-            throw StartupError(description: "cannot read model \(error.description)")
+            let line = "cannot read model \(error.description)"
+            return .failure(ModelCheckFailure(summary: line, lines: [line]))
         }
         do {
-            return try ConversionModel.parse(bytes: bytes, source: path)
+            return .success(try ConversionModel.parse(bytes: bytes, source: path))
         } catch {
-            throw StartupError(description: String(describing: error))
+            return .failure(ModelCheckFailure(
+                summary: error.description, lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }
+            ))
         }
     }
 }
@@ -132,21 +143,13 @@ extension SKANMockServer {
 extension SKANMockServer {
     /// `skan-mock validate`: the model's name, or one line per problem ("FILE: $.path: reason").
     public static func checkModel(_ path: String) -> Result<String, ModelCheckFailure> {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path)
-        } catch {
-            return .failure(ModelCheckFailure(lines: ["cannot read model \(error.description)"]))
-        }
-        do {
-            return .success(try ConversionModel.parse(bytes: bytes, source: path).name)
-        } catch {
-            return .failure(ModelCheckFailure(lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }))
-        }
+        readModel(path).map(\.name)
     }
 }
 
-/// Every problem found in a model file, one line each.
+/// A model file that did not load: one line leading with the first problem (`summary`), and every
+/// problem on a line of its own (`lines`).
 public struct ModelCheckFailure: Error, Sendable {
+    public let summary: String
     public let lines: [String]
 }
