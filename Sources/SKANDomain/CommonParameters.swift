@@ -10,6 +10,8 @@ public struct CommonParameters: Sendable, Equatable {
     public var idfv: String?
     public var sing: String?
     public var idfa: String?
+    /// The Singular Device ID of the v2 S2S endpoints.
+    public var sdid: String?
 
     public init(_ parameters: RequestParameters) {
         apiKey = parameters["a"]
@@ -21,10 +23,16 @@ public struct CommonParameters: Sendable, Equatable {
         idfv = parameters["idfv"]
         sing = parameters["sing"]
         idfa = parameters["idfa"]
+        sdid = parameters["sdid"]
     }
 
-    /// The key per-device state is kept under.
-    public var device: String? { idfv ?? sing ?? idfa }
+    /// The key per-device state is kept under: `idfv`, else `sing`, else `idfa`, else `sdid`.
+    public var device: String? { idfv ?? sing ?? idfa ?? sdid }
+
+    /// The device key of a request to `endpoint`: the v2 S2S endpoints identify it by `sdid`.
+    public func device(for endpoint: SKANEndpoint) -> String? {
+        endpoint.isSDIDBased ? sdid : device
+    }
 
     /// iOS, compared case-insensitively ("iOS", "ios", "IOS").
     public var isIOS: Bool { platform?.lowercased() == "ios" }

@@ -114,12 +114,14 @@ public struct ConversionModel: Sendable {
         self.s2sEvent = s2sEvent
     }
 
-    /// Whether the S2S endpoint answers a conversion value under this model.
+    /// Whether the endpoint answers a conversion value under this model (the S2S ones only when the
+    /// model's `s2s` section says so; v1 and v2 share it).
     public func isActive(for endpoint: SKANEndpoint) -> Bool {
         switch endpoint {
-        case .launch: return s2sLaunch
-        case .event: return s2sEvent
+        case .launch, .launch2: return s2sLaunch
+        case .event, .event2: return s2sEvent
         case .skan3, .skan4: return true
+        case .unmatched: return false
         }
     }
 

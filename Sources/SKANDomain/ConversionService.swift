@@ -87,22 +87,31 @@ public final class ConversionService: Sendable {
 
     // MARK: requests
 
-    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest) -> SKANOutcome {
+    /// Answers `request` and, when `commit` is true, remembers it in the device's state (events
+    /// counted, values answered, locks). With `commit` false the answer is what the request would
+    /// get, computed on a copy: a request whose answer a fault replaces leaves no trace, so the
+    /// client's retry gets the same answer. `unmatched` is not answered here (see `refused`).
+    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true) -> SKANOutcome {
         let now = clock.nowMilliseconds()
         let parameters = RequestParameters(request.parameters)
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
         var outcome: SKANOutcome
         switch endpoint {
-        case .skan3: outcome = handleSKAN3(common, &reader, now)
-        case .skan4: outcome = handleSKAN4(common, &reader, now)
-        case .launch, .event: outcome = handleS2S(endpoint, common, &reader, now)
+        case .skan3: outcome = handleSKAN3(common, &reader, now, commit)
+        case .skan4: outcome = handleSKAN4(common, &reader, now, commit)
+        case .launch, .event, .launch2, .event2: outcome = handleS2S(endpoint, common, &reader, now, commit)
+        case .unmatched:
+            outcome = SKANOutcome.refused(.unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
         outcome.distinctParameterNames = parameters.distinctNames
         return outcome
     }
 
     private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
+        if common.apiKey == nil {
+            reader.add("a", .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
+        }
         if common.event == nil {
             reader.add("n", .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
         }
@@ -114,14 +123,14 @@ public final class ConversionService: Sendable {
 
     private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: JSONValue,
                          _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
-        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device, event: common.event,
+        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint), event: common.event,
                     skan: skan, window: window, findings: findings, timeMilliseconds: now, distinctParameterNames: 0)
     }
 
     /// Runs `body` on the device's state under the service lock: in place normally; on a copy with
-    /// `strict`, kept only when `body` accepts the request. Without a device id the state is
-    /// scratch (this request only).
-    private func withDevice(_ devices: inout DeviceStateStore, _ key: String?, _ now: Int64,
+    /// `strict`, kept only when `body` accepts the request; on a copy never kept when `commit` is
+    /// false. Without a device id the state is scratch (this request only).
+    private func withDevice(_ devices: inout DeviceStateStore, _ key: String?, _ now: Int64, commit: Bool,
                             _ body: (inout DeviceState) -> (body: [UInt8], accepted: Bool)) -> [UInt8] {
         func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
             let result = body(&device)
@@ -135,6 +144,10 @@ public final class ConversionService: Sendable {
             var scratch = DeviceState(nowMilliseconds: now)
             return run(&scratch).body
         }
+        if !commit {
+            var copy = devices.peek(key) ?? DeviceState(nowMilliseconds: now)
+            return run(&copy).body
+        }
         if strict {
             var copy = devices.get(key) ?? DeviceState(nowMilliseconds: now)
             let result = run(&copy)
@@ -146,13 +159,14 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 3
 
-    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64) -> SKANOutcome {
+    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64,
+                             _ commit: Bool) -> SKANOutcome {
         let p = SKAN3Parameters.parse(&reader)
         identityFindings(common, &reader)
         var findings = reader.findings
         let body: [UInt8] = state.withLock { s in
             let model = s.model
-            return withDevice(&s.devices, common.device, now) { device in
+            return withDevice(&s.devices, common.device, now, commit: commit) { device in
                 if let v = p.conversionValue {
                     if let highest = device.skan3.highestValueSent, v < highest {
                         findings.append(ValidationFinding(
@@ -202,7 +216,8 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 4
 
-    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64) -> SKANOutcome {
+    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64,
+                             _ commit: Bool) -> SKANOutcome {
         let p = SKAN4Parameters.parse(&reader)
         identityFindings(common, &reader)
         if p.firstCall == nil && reader.string(p.firstCallName) == nil {
@@ -211,12 +226,12 @@ public final class ConversionService: Sendable {
         }
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
-        lockParameterFinding(p, window, &reader)
         var findings = reader.findings
+        lockParameterFinding(p, window, &findings)
         let body: [UInt8] = state.withLock { s in
             let model = s.model
-            return withDevice(&s.devices, common.device, now) { device in
-                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, now) { fine, answer in
+            return withDevice(&s.devices, common.device, now, commit: commit) { device in
+                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, now, checkLocks: true) { fine, answer in
                     SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
@@ -227,19 +242,21 @@ public final class ConversionService: Sendable {
     }
 
     /// The client says the current window is locked, yet asks for an update in it.
-    private func lockParameterFinding(_ p: SKAN4Parameters, _ window: SKANWindow?, _ reader: inout ParameterReader) {
+    private func lockParameterFinding(_ p: SKAN4Parameters, _ window: SKANWindow?, _ findings: inout [ValidationFinding]) {
         guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
         let name = SKANWindowParameters.windowLockName(n)
-        reader.add(name, .updateAfterWindowLock,
-                   "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")")
+        findings.append(ValidationFinding(
+            param: name, code: .updateAfterWindowLock,
+            message: "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")"))
     }
 
     /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,
     /// runs the findings that need the device's history, evaluates the window's table and remembers
-    /// what was answered. `render` turns the chosen fine value and answer into the body.
+    /// what was answered. `render` turns the chosen fine value and answer into the body. `checkLocks`
+    /// is false where no value is asked for (an S2S notification the model does not answer).
     private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
                                 _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding], _ now: Int64,
-                                render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+                                checkLocks: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
@@ -254,7 +271,7 @@ public final class ConversionService: Sendable {
                 device.p0Fine = f
             }
         }
-        if device.lockedByServer[n] && p.windows[n].windowLock == nil {
+        if checkLocks && device.lockedByServer[n] && p.windows[n].windowLock == nil {
             findings.append(ValidationFinding(
                 param: SKANWindowParameters.windowLockName(n), code: .updateAfterWindowLock,
                 message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n)))"))
@@ -281,25 +298,29 @@ public final class ConversionService: Sendable {
 
     // MARK: S2S
 
+    /// A session or event notification. It asks for a value only when the model's `s2s` section
+    /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
+    /// gets no lock finding.
     private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader,
-                           _ now: Int64) -> SKANOutcome {
+                           _ now: Int64, _ commit: Bool) -> SKANOutcome {
         let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint)
         let p = s2s.skan
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
-        lockParameterFinding(p, window, &reader)
         var findings = reader.findings
         if let missing = s2s.missingArgument {
             return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, p.json, window, findings, now)
         }
-        let event = endpoint == .launch ? (common.event ?? "__SESSION__") : common.event
+        let event = endpoint.isLaunch ? (common.event ?? "__SESSION__") : common.event
         let body: [UInt8] = state.withLock { s in
             let model = s.model
-            return withDevice(&s.devices, common.device, now) { device in
-                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, now) { fine, _ in
+            let asksForValue = model.isActive(for: endpoint)
+            if asksForValue { lockParameterFinding(p, window, &findings) }
+            return withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
+                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, now, checkLocks: asksForValue) { fine, _ in
                     SKANResponse.s2s(fine)
                 }
-                if !model.isActive(for: endpoint) { body = SKANResponse.ok() }
+                if !asksForValue { body = SKANResponse.ok() }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }

@@ -1,14 +1,20 @@
-/// What an app's back end forwards to `/api/v1/launch` and `/api/v1/evt`: identity plus the SKAN
-/// metadata under either its SKAN 4 or its SKAN 3 names.
+/// What an app's back end forwards to `/api/v1/launch`, `/api/v1/evt` and the SDID-based
+/// `/api/v2/launch`, `/api/v2/evt`: identity plus the SKAN metadata under either its SKAN 4 or its
+/// SKAN 3 names.
 public struct S2SParameters: Sendable, Equatable {
-    /// The first required argument that is absent, in Singular's order: a, p, i, idfv (iOS only), n (evt only).
+    /// The first required argument that is absent, in Singular's order: a, p, i, then idfv (v1, iOS
+    /// only) or sdid (v2), then n (evt only).
     public var missingArgument: String?
     public var skan: SKAN4Parameters
 
     public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint) -> S2SParameters {
         var required: [(String, Bool)] = [("a", common.apiKey != nil), ("p", common.platform != nil), ("i", common.bundleID != nil)]
-        if common.isIOS { required.append(("idfv", common.idfv != nil)) }
-        if endpoint == .event { required.append(("n", common.event != nil)) }
+        if endpoint.isSDIDBased {
+            required.append(("sdid", common.sdid != nil))
+        } else if common.isIOS {
+            required.append(("idfv", common.idfv != nil))
+        }
+        if endpoint == .event || endpoint == .event2 { required.append(("n", common.event != nil)) }
         var missing: String?
         for (name, present) in required where !present {
             if missing == nil { missing = name }

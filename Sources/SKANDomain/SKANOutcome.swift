@@ -19,4 +19,15 @@ public struct SKANOutcome: Sendable {
     public var distinctParameterNames: Int
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// A request turned away before the service judged it (unknown path, wrong method, a body of
+    /// the wrong type): identity read from its parameters, no SKAN fields, `findings` saying why.
+    public static func refused(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: Int, body: [UInt8],
+                               findings: [ValidationFinding], timeMilliseconds: Int64) -> SKANOutcome {
+        let parameters = RequestParameters(request.parameters)
+        let common = CommonParameters(parameters)
+        return SKANOutcome(endpoint: endpoint, status: status, body: body, device: common.device(for: endpoint),
+                           event: common.event, skan: .null, window: nil, findings: findings,
+                           timeMilliseconds: timeMilliseconds, distinctParameterNames: parameters.distinctNames)
+    }
 }

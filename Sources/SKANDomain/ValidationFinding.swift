@@ -37,6 +37,12 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case skan3ValueDecreased = "skan3_value_decreased"
     /// A conversion-value request in a window that was already locked.
     case updateAfterWindowLock = "update_after_window_lock"
+    /// A path that no endpoint serves (a wrong `SINGULAR_API_URL`, a typo in a back end's route).
+    case unknownEndpoint = "unknown_endpoint"
+    /// A method the endpoint does not take (it takes GET, HEAD and POST).
+    case methodNotAllowed = "method_not_allowed"
+    /// A body that is not a form (a JSON body, say): Singular reads parameters from the query string.
+    case unsupportedBody = "unsupported_body"
 }
 
 /// One thing the server noticed about a request: which parameter, a stable code, and a message a

@@ -15,7 +15,7 @@ extension JournalFilter {
             switch name {
             case "endpoint":
                 guard let endpoint = SKANEndpoint(rawValue: value) else {
-                    throw AdminQueryError(reason: "endpoint must be one of skan3, skan4, launch, event")
+                    throw AdminQueryError(reason: "endpoint must be one of skan3, skan4, launch, event, launch2, event2, unmatched")
                 }
                 self.endpoint = endpoint
             case "device": device = value

@@ -40,11 +40,13 @@ public final class SKANMockServer: Sendable {
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds()
         )
         var router = HTTPRouter()
-        ConversionEndpoints(context: context).register(on: &router)
         AdminRoutes(context: context).register(on: &router)
-        let responder: any HTTPResponder = options.adminToken.map {
+        let admin: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
+        let responder = AppResponder(
+            admin: admin, singular: SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
+        )
         http = HTTPServer(
             configuration: .init(host: options.host, port: options.port, limits: options.limits),
             responder: responder

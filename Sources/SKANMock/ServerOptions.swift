@@ -18,6 +18,8 @@ public struct ServerOptions: Sendable {
     public var clockOffsetSeconds: Int64 = 0
     /// Reload the model when its file changes (checked every second).
     public var watchModel = true
+    /// More paths that serve Singular's endpoints (`--route PATH=ENDPOINT`).
+    public var routes: [RouteAlias] = []
     public var limits = HTTPLimits()
 
     public init() {}

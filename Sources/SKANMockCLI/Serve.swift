@@ -47,7 +47,13 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Start with the clock moved by this many seconds (time travel across SKAN windows; PUT /__admin/clock changes it later). [env: SKAN_MOCK_CLOCK_OFFSET, default: 0]", valueName: "seconds"))
     var clockOffset: Int?
 
+    @Option(name: .customLong("route"), help: ArgumentHelp("Serve an endpoint at one more path, e.g. /v2/attribution/conversion-value=skan4 (endpoints: skan3, skan4, launch, evt, launch2, evt2); repeatable. [env: SKAN_MOCK_ROUTES, a comma list]", valueName: "path=endpoint"))
+    var routes: [String] = []
+
     func validate() throws {
+        for route in routes {
+            do { _ = try RouteAlias(parsing: route) } catch { throw ValidationError(error.description) }
+        }
         if let port = resolvedPort(), !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
         if let size = journalSize, size < 1 { throw ValidationError("--journal-size must be at least 1") }
         if let capacity = deviceCapacity, capacity < 1 { throw ValidationError("--device-capacity must be at least 1") }
@@ -66,6 +72,14 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
+        do {
+            options.routes = routes.isEmpty
+                ? try RouteAlias.parseList(environment["SKAN_MOCK_ROUTES"] ?? "")
+                : try routes.map { route throws(RouteAlias.ParseError) in try RouteAlias(parsing: route) }
+        } catch {
+            StandardStreams.error("skan-mock: \(error.description)")
+            throw ExitCode(64)
+        }
 
         let server: SKANMockServer
         do {

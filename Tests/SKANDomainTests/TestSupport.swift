@@ -32,7 +32,7 @@ func skan4Params(device: String = "IDFV-1", event: String = "__SESSION__", first
 /// What the SKAN 3 snippet sends.
 func skan3Params(device: String = "IDFV-1", event: String = "__SESSION__", value: String? = "0",
                  first: Int64 = T0, _ extra: [(String, String)] = []) -> [(String, String)] {
-    var p: [(String, String)] = [("a", ""), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+    var p: [(String, String)] = [("a", "SDK-KEY"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
                                  ("idfv", device), ("idfa", "")]
     if let value { p.append(("conversion_value", value)) }
     p.append(("total_revenue_by_currency", "{}"))

@@ -26,11 +26,11 @@ struct AdminQueryTests {
 @Suite("Form bodies")
 struct FormBodyTests {
     @Test func acceptsFormOrUnlabelledBodiesOnly() {
-        #expect(ConversionEndpoints.isFormEncoded(nil))
-        #expect(ConversionEndpoints.isFormEncoded("application/x-www-form-urlencoded"))
-        #expect(ConversionEndpoints.isFormEncoded("Application/X-WWW-Form-Urlencoded; charset=utf-8"))
-        #expect(!ConversionEndpoints.isFormEncoded("application/json"))
-        #expect(!ConversionEndpoints.isFormEncoded("multipart/form-data; boundary=x"))
+        #expect(SingularEndpoints.isFormEncoded(nil))
+        #expect(SingularEndpoints.isFormEncoded("application/x-www-form-urlencoded"))
+        #expect(SingularEndpoints.isFormEncoded("Application/X-WWW-Form-Urlencoded; charset=utf-8"))
+        #expect(!SingularEndpoints.isFormEncoded("application/json"))
+        #expect(!SingularEndpoints.isFormEncoded("multipart/form-data; boundary=x"))
     }
 }
 

@@ -22,8 +22,8 @@ extension ModelLoader {
         let problemsBefore = problems.count
         var endpoint: SKANEndpoint?
         if let (v, p) = o["endpoint"], let name = string(v, p), name != "*" {
-            endpoint = SKANEndpoint(rawValue: name)
-            if endpoint == nil { fail(p, "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event or *") }
+            endpoint = SKANEndpoint(routeName: name)
+            if endpoint == nil { fail(p, "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event, launch2, event2 or *") }
         }
         guard let (typeValue, typePath) = o["type"] else {
             fail(path, "missing \"type\": delay, status, malformed, empty or drop")

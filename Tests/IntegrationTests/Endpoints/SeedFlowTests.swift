@@ -12,7 +12,7 @@ struct SeedFlowTests {
         var answers: [String] = []
         for event in ["tutorial_complete", "level_up", "purchase"] {
             let response = try mock.get("/api/v1/conversion_value", [
-                ("a", ""), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+                ("a", "SDK-KEY"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
                 ("idfv", "SEED-003"), ("idfa", ""), ("conversion_value", String(current)),
                 ("total_revenue_by_currency", "{}"),
                 ("first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60)),

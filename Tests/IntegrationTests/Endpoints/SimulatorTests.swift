@@ -96,14 +96,14 @@ struct SimulatorTests {
             .applied(fine: 20, coarse: 0, lock: false, window: 1),   // p1 session
             .applied(fine: 20, coarse: 1, lock: false, window: 1),   // 2.5 EUR ad revenue in p1
             .applied(fine: 20, coarse: 0, lock: false, window: 2),   // p2 session
-            .applied(fine: 20, coarse: 0, lock: false, window: 2),   // 3 USD in p2: under 10
+            .applied(fine: 20, coarse: 1, lock: false, window: 2),   // 3 USD in p2: any revenue, under 10
             .skippedWindowOver,
         ])
         #expect(reports.filter { if case .advance = $0.step { return true } else { return false } }.map(\.windowLabel)
             == ["p1", "p2", "over"])
         let device = simulator.device
         #expect(device.fine == 20 && device.prevFine == 10)
-        #expect(device.coarse == [2, 1, 0] && device.prevCoarse == [1, 0, 0])
+        #expect(device.coarse == [2, 1, 1] && device.prevCoarse == [1, 0, 0])
         #expect(device.windowLock == [nil, nil, nil])
         #expect(device.totalRevenue == ["USD": 8.99, "EUR": 5] && device.totalAdmonRevenue == ["EUR": 2.5])
         #expect(device.windowRevenue == [["USD": 4.99, "EUR": 5], nil, ["USD": 3]])
@@ -130,7 +130,7 @@ struct SimulatorTests {
         #expect(applied(reports) == [
             .applied(fine: 1, coarse: 0, lock: false, window: 0),
             .applied(fine: 1, coarse: 0, lock: false, window: 2),
-            .applied(fine: 1, coarse: 0, lock: false, window: 2),    // 6 USD: under 10
+            .applied(fine: 1, coarse: 1, lock: false, window: 2),    // 6 USD: any revenue, under 10
             .applied(fine: 1, coarse: 2, lock: true, window: 2),     // + 5 EUR = 11.4 USD: high, lock
             .applied(fine: 1, coarse: 2, lock: true, window: 2),
             .applied(fine: 1, coarse: 2, lock: true, window: 2),

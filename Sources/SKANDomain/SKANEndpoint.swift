@@ -1,0 +1,63 @@
+/// What a request to the Singular side of the server was for; the raw value is the journal's
+/// `endpoint` and the metrics label. `unmatched` is a path no endpoint serves: it is journaled
+/// too, so a QA engineer whose app calls a wrong URL sees it.
+public enum SKANEndpoint: String, Sendable, CaseIterable {
+    /// `/api/v1/conversion_value`
+    case skan3
+    /// `/api/v2/conversion_value`
+    case skan4
+    /// `/api/v1/launch`
+    case launch
+    /// `/api/v1/evt`
+    case event
+    /// `/api/v2/launch` (SDID-based S2S)
+    case launch2
+    /// `/api/v2/evt` (SDID-based S2S)
+    case event2
+    /// A path no endpoint (nor alias) serves.
+    case unmatched
+
+    /// The endpoints that answer, in the order the README lists them.
+    public static let served: [SKANEndpoint] = [.skan3, .skan4, .launch, .event, .launch2, .event2]
+
+    /// The endpoint served at Singular's own `path`, or nil.
+    public init?(path: String) {
+        guard let endpoint = Self.served.first(where: { $0.path == path }) else { return nil }
+        self = endpoint
+    }
+
+    /// The name `--route PATH=ENDPOINT` and fault rules use: the raw value, or `evt`/`evt2` as in
+    /// Singular's paths.
+    public init?(routeName: String) {
+        switch routeName {
+        case "evt": self = .event
+        case "evt2": self = .event2
+        case "unmatched": return nil
+        default:
+            guard let endpoint = SKANEndpoint(rawValue: routeName) else { return nil }
+            self = endpoint
+        }
+    }
+
+    /// Singular's path for the endpoint; "" for `unmatched`.
+    public var path: String {
+        switch self {
+        case .skan3: "/api/v1/conversion_value"
+        case .skan4: "/api/v2/conversion_value"
+        case .launch: "/api/v1/launch"
+        case .event: "/api/v1/evt"
+        case .launch2: "/api/v2/launch"
+        case .event2: "/api/v2/evt"
+        case .unmatched: ""
+        }
+    }
+
+    /// Singular's server-to-server endpoints (v1 keyed by idfv, v2 by sdid).
+    public var isS2S: Bool { self == .launch || self == .event || self == .launch2 || self == .event2 }
+
+    /// The v2 S2S endpoints identify the device by `sdid`.
+    public var isSDIDBased: Bool { self == .launch2 || self == .event2 }
+
+    /// A session notification (`launch`), which counts as the event `__SESSION__`.
+    public var isLaunch: Bool { self == .launch || self == .launch2 }
+}

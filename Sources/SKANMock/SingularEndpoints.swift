@@ -1,0 +1,125 @@
+import Dispatch
+import HTTPCore
+import SKANDomain
+
+/// Everything that is not `/__admin`: Singular's endpoints (SPEC §1), their aliases, and every
+/// other path. This is the one place that decides a request's fate, in this order: route, method,
+/// body type, fault, state change, journal, answer. Whatever the outcome (an answer, a 404 for a
+/// wrong URL, a 405, a 415 for a JSON body, an injected fault), the request is journaled and
+/// counted, so a QA engineer sees what the app really sent.
+///
+/// The answer is journaled before it is sent, so a test that reads the journal right after its
+/// request always finds it. A delayed answer waits on a timer, never on a thread.
+struct SingularEndpoints: Sendable {
+    let context: AppContext
+    let routes: SingularRoutes
+
+    static let allowedMethods: Set<HTTPMethod> = [.get, .head, .post]
+
+    func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let started = MonotonicClock.microseconds()
+        let path = String(request.path)
+        var parameters = FormURLEncoding.pairs(request.query)
+        let bodyIsForm = request.body.isEmpty || Self.isFormEncoded(request.headers["Content-Type"])
+        if !request.body.isEmpty && bodyIsForm { parameters += FormURLEncoding.pairs(request.body) }
+        let skanRequest = SKANRequest(method: request.method.rawValue, path: path, remote: request.remoteAddress,
+                                      parameters: parameters)
+
+        // 1. Route: a path no endpoint serves is a wrong URL in the app or its back end.
+        guard let endpoint = routes.endpoint(at: path) else {
+            let reason = "no Singular endpoint at \(path); skan-mock serves \(routes.listing)"
+            refuse(.unmatched, skanRequest, status: .notFound, reason: reason,
+                   finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason),
+                   started: started, writer)
+            return
+        }
+        // 2. Method.
+        guard Self.allowedMethods.contains(request.method) else {
+            let reason = "method \(request.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
+            refuse(endpoint, skanRequest, status: .methodNotAllowed, reason: reason,
+                   finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
+                   started: started, writer, allow: "GET, HEAD, POST")
+            return
+        }
+        // 3. Body type: Singular documents query parameters; a JSON body is a client mistake.
+        guard bodyIsForm else {
+            let type = request.headers["Content-Type"] ?? "no Content-Type"
+            let reason = "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
+            refuse(endpoint, skanRequest, status: .unsupportedMediaType, reason: reason,
+                   finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason),
+                   started: started, writer)
+            return
+        }
+        // 4. Fault: decided first, so that a request whose answer a fault replaces leaves the
+        //    device's state as it was (the client's retry gets the answer this one would have had).
+        let fault = context.faults.decide(for: endpoint)
+        // 5. State change, with the service's answer.
+        let outcome = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
+        var status = outcome.status
+        var body = outcome.body
+        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds))]
+        if !fault.isEmpty {
+            switch fault.answer {
+            case .status(let code)?:
+                status = code
+                body = Array("{\"status\":\"error\",\"reason\":\"fault injected by skan-mock: HTTP \(code)\"}".utf8)
+            case .malformedBody?:
+                body = Self.malformedBody
+            case .emptyBody?:
+                body = []
+            case .dropConnection?:
+                status = 0
+                body = []
+            case .delay?, nil:
+                break
+            }
+            extra.append(JSONMember("fault", fault.json))
+        }
+        // 6. Journal and metrics, then 7. the answer.
+        let duration = MonotonicClock.microseconds() - started
+        context.journal.record(
+            request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration, extra: extra
+        )
+        context.metrics.record(
+            endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration,
+            fault: fault.answer?.name ?? (fault.delayMilliseconds != nil ? "delay" : nil)
+        )
+        let isDrop = fault.answer == .dropConnection
+        let response = HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100)))
+        let reply: @Sendable () -> Void = {
+            if isDrop { writer.dropConnection() } else { writer.send(response) }
+        }
+        if let delay = fault.delayMilliseconds {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay), execute: reply)
+        } else {
+            reply()
+        }
+    }
+
+    /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that
+    /// says what the client did; the device's state is not touched.
+    private func refuse(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: HTTPStatus, reason: String,
+                        finding: ValidationFinding, started: Int64, _ writer: HTTPResponseWriter, allow: String? = nil) {
+        var response = HTTPResponse.jsonError(reason, status: status)
+        if let allow { response.headers.set("Allow", allow) }
+        let outcome = SKANOutcome.refused(endpoint, request, status: status.code, body: response.body,
+                                          findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+        let duration = MonotonicClock.microseconds() - started
+        context.journal.record(
+            request: request, outcome: outcome, status: status.code, body: response.body, durationMicros: duration,
+            extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds))]
+        )
+        context.metrics.record(endpoint: endpoint, status: status.code, findings: [finding], durationMicros: duration, fault: nil)
+        writer.send(response)
+    }
+
+    /// Valid JSON up to the point where it stops: what a truncated or garbled answer looks like.
+    static let malformedBody = Array("{\"status\":\"ok\",\"conversion_value\":".utf8)
+
+    /// A form body says so, or says nothing (as `curl -d` and many scripts do not).
+    static func isFormEncoded(_ contentType: String?) -> Bool {
+        guard let contentType else { return true }
+        let mediaType = contentType.split(separator: ";").first?.trimmingASCIIWhitespace() ?? ""
+        return mediaType.lowercased() == "application/x-www-form-urlencoded"
+    }
+}
