@@ -120,4 +120,27 @@ struct ProcessLifecycleTests {
         #expect(after["model"]?["name"] == "second")
         #expect(after["model"]?["reload_error"]?.stringValue?.contains("$.skan3.max") == true)
     }
+
+    @Test func routeAliasesFromTheCommandLineAndTheEnvironment() throws {
+        let (process, port) = try launch(["--route", "/cv=skan4", "--route", "/s2s/evt=evt"])
+        defer { process.terminate(); process.waitUntilExit() }
+        let client = CurlClient()
+        #expect(try client.get("http://127.0.0.1:\(port)/cv?a=K&idfv=R&n=x").status == 200)
+        #expect(try client.get("http://127.0.0.1:\(port)/s2s/evt?a=K&p=iOS&i=x&idfv=R&n=x").text == "{\"status\":\"ok\"}")
+        let endpoints = try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/requests?device=R").body)["requests"]?
+            .arrayValue?.map { $0["endpoint"]?.stringValue }
+        #expect(endpoints == ["skan4", "event"])
+
+        let binary = try #require(Self.executable)
+        let bad = Process()
+        bad.executableURL = binary
+        bad.arguments = ["--port", "0"]
+        bad.environment = ["SKAN_MOCK_ROUTES": "/a=skan4,/b=skan9"]
+        let errors = Pipe()
+        bad.standardError = errors
+        try bad.run()
+        bad.waitUntilExit()
+        #expect(bad.terminationStatus == 64)
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("/b=skan9"))
+    }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import SKANDomain
+import Testing
+
+/// What real client code showed, end to end: a retried request after faults gets the right step,
+/// every request is journaled (wrong URLs, wrong methods, JSON bodies), route aliases, SDID-based S2S.
+@Suite("Real clients over real sockets")
+struct RealClientEndToEndTests {
+    private func skan4(_ device: String, event: String = "__SESSION__") -> [(String, String)] {
+        [("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+         ("idfv", device), ("skan_current_conversion_value", "0"),
+         ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+    }
+
+    /// SingularAdNetworkHelper retries after a non-200 answer: the retry must get the step the
+    /// faulted requests would have had, and the device must show one session, not three.
+    @Test func faultedRequestsLeaveNoTraceInTheDevicesState() throws {
+        let mock = try TestSKANMock()
+        let faults = #"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":2},{"endpoint":"skan4","type":"malformed","times":1},{"endpoint":"skan4","type":"drop","times":1}]}"#
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(faults.utf8)).status == 200)
+        #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).status == 503)
+        #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).status == 503)
+        #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).text == "{\"status\":\"ok\",\"conversion_value\":")
+        #expect(throws: CurlClient.Failure.self) { try CurlClient().get(mock.url("/api/v2/conversion_value?" + TestSKANMock.query(skan4("RETRY")))) }
+        let clean = try mock.get("/api/v2/conversion_value", skan4("RETRY"))
+        #expect(clean.text == "{\"status\":\"ok\",\"conversion_value\":1,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}")
+        let device = try mock.admin("/__admin/devices/RETRY")
+        #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"]?.intValue == 1)
+        let entries = try mock.journal("device=RETRY")
+        #expect(entries.map { $0["fault"]?["type"]?.stringValue } == ["status", "status", "malformed", "drop", nil])
+        #expect(entries.map { $0["response"]?["status"]?.intValue } == [503, 503, 200, 0, 200])
+        // A delay delivers the answer, so it counts.
+        let delay = #"{"faults":[{"endpoint":"skan4","type":"delay","delay_ms":10,"times":1}]}"#
+        _ = try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(delay.utf8))
+        #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).text.contains("\"conversion_value\":2"))
+    }
+
+    @Test func aWrongURLIsJournaledAsUnmatchedAndCounted() throws {
+        let mock = try TestSKANMock()
+        let response = try mock.get("/api/v2/conversion-value", skan4("WRONG-URL"))
+        #expect(response.status == 404)
+        let body = try JSONParser.parse(response.body)
+        #expect(body["status"] == "error")
+        #expect(body["reason"]?.stringValue?.contains("/api/v2/conversion_value") == true)
+        let entries = try mock.journal("endpoint=unmatched")
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect(entry["path"] == "/api/v2/conversion-value" && entry["method"] == "GET")
+        #expect(entry["device"] == "WRONG-URL" && entry["params"]?["n"] == "__SESSION__")
+        #expect(entry["issues"]?[0]?["code"] == "unknown_endpoint")
+        #expect(entry["response"]?["status"] == 404)
+        #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 1)
+        // The admin API's own calls (even a wrong one) stay out of the journal.
+        #expect(try mock.client.get(mock.url("/__admin/nothing")).status == 404)
+        #expect(try mock.admin("/__admin/requests/count")["count"] == 1)
+        let metrics = try mock.client.get(mock.url("/__admin/metrics")).text
+        #expect(metrics.contains("skan_mock_requests_total{endpoint=\"unmatched\",status=\"404\"} 1\n"))
+    }
+
+    @Test func aWrongMethodIsJournaledWithAllow() throws {
+        let mock = try TestSKANMock()
+        let response = try mock.client.request("DELETE", mock.url("/api/v1/evt?idfv=M&n=x"))
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, HEAD, POST")
+        let entry = try #require(try mock.journal("device=M").first)
+        #expect(entry["endpoint"] == "event" && entry["method"] == "DELETE")
+        #expect(entry["issues"]?[0]?["code"] == "method_not_allowed")
+        #expect(try mock.client.get(mock.url("/__admin/metrics")).text.contains("skan_mock_requests_total{endpoint=\"event\",status=\"405\"} 1\n"))
+    }
+
+    /// An S2S forwarder that posts JSON: refused as before, but the journal says what went wrong.
+    @Test func aJSONBodyIsRefusedWithAFindingThatSaysWhatSingularExpects() throws {
+        let mock = try TestSKANMock()
+        let json = #"{"a":"KEY","p":"iOS","i":"com.example.app","idfv":"JSON-1","n":"purchase"}"#
+        let response = try mock.client.request("POST", mock.url("/api/v1/evt?idfv=JSON-1"), body: Array(json.utf8),
+                                               headers: ["Content-Type: application/json"])
+        #expect(response.status == 415)
+        let reason = try JSONParser.parse(response.body)["reason"]?.stringValue ?? ""
+        #expect(reason.contains("application/json") && reason.contains("query string"))
+        let entry = try #require(try mock.journal("endpoint=event").first)
+        #expect(entry["device"] == "JSON-1")
+        #expect(entry["issues"]?[0]?["code"] == "unsupported_body")
+        #expect(entry["issues"]?[0]?["message"]?.stringValue == reason)
+        #expect(entry["response"]?["status"] == 415)
+    }
+
+    @Test func routeAliasesServeEndpointsAtTheAppsOwnPaths() throws {
+        let mock = try TestSKANMock(configure: {
+            $0.routes = [RouteAliasFixture.skan4, RouteAliasFixture.evt]
+        })
+        let answer = try mock.get("/v2/attribution/conversion-value", skan4("ALIAS"))
+        #expect(answer.text.contains("\"conversion_value\":1"))
+        let event = try mock.get("/backend/evt", [("a", "K"), ("p", "iOS"), ("i", "app"), ("idfv", "ALIAS"), ("n", "x")])
+        #expect(event.text == "{\"status\":\"ok\"}")
+        let entries = try mock.journal("device=ALIAS")
+        #expect(entries.map { $0["path"]?.stringValue } == ["/v2/attribution/conversion-value", "/backend/evt"])
+        #expect(entries.map { $0["endpoint"]?.stringValue } == ["skan4", "event"])
+        // Singular's own paths still answer.
+        #expect(try mock.get("/api/v2/conversion_value", skan4("ALIAS-2")).status == 200)
+    }
+
+    @Test func sdidBasedS2SEndpoints() throws {
+        let mock = try TestSKANMock()
+        let sdid = "49c2d3a6-326e-4ec5-a16b-0a47e34ed953"
+        let identity = [("a", "KEY"), ("p", "iOS"), ("i", "com.example.app"), ("sdid", sdid)]
+        #expect(try mock.get("/api/v2/launch", identity).text == "{\"status\":\"ok\"}")
+        #expect(try mock.get("/api/v2/evt", identity).text == "{\"status\":\"error\",\"reason\":\"missing argument: n\"}")
+        #expect(try mock.get("/api/v2/evt", identity + [("n", "purchase")]).text == "{\"status\":\"ok\"}")
+        #expect(try mock.get("/api/v2/evt", [("a", "KEY"), ("p", "iOS"), ("i", "x"), ("idfv", "V"), ("n", "e")]).text
+            == "{\"status\":\"error\",\"reason\":\"missing argument: sdid\"}")
+        let entries = try mock.journal("device=\(sdid)")
+        #expect(entries.map { $0["endpoint"]?.stringValue } == ["launch2", "event2", "event2"])
+        #expect(try mock.admin("/__admin/requests/count?endpoint=event2")["count"] == 3)
+    }
+}
+
+import SKANMock
+
+enum RouteAliasFixture {
+    static let skan4 = RouteAlias(path: "/v2/attribution/conversion-value", endpoint: .skan4)
+    static let evt = RouteAlias(path: "/backend/evt", endpoint: .event)
+}
