@@ -2,14 +2,17 @@
 import PackageDescription
 
 // Three layers, arrows pointing down only:
-//   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes)
+//   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes), SKANSimulator
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
+//   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
 let package = Package(
     name: "skan-mock",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
+        // The whole server in process, for a user's own Swift tests: start on port 0, stop, read the journal.
+        .library(name: "SKANMockServer", targets: ["SKANMock"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SKANDomain", targets: ["SKANDomain"]),
     ],
@@ -20,10 +23,12 @@ let package = Package(
         .target(name: "HTTPCore"),
         .target(name: "SKANDomain"),
         .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
+        .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
                 "SKANMock",
+                "SKANSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,9 +41,10 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
+        .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "CCurl"]
+            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "CCurl"]
         ),
     ],
     swiftLanguageModes: [.v6]

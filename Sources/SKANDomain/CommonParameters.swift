@@ -14,16 +14,17 @@ public struct CommonParameters: Sendable, Equatable {
     public var sdid: String?
 
     public init(_ parameters: RequestParameters) {
-        apiKey = parameters["a"]
-        bundleID = parameters["i"]
-        appVersion = parameters["app_v"]
-        platform = parameters["p"]
-        osVersion = parameters["v"] ?? parameters["ve"]
-        event = parameters["n"]
-        idfv = parameters["idfv"]
-        sing = parameters["sing"]
-        idfa = parameters["idfa"]
-        sdid = parameters["sdid"]
+        typealias Name = SKANParameterName
+        apiKey = parameters[Name.apiKey]
+        bundleID = parameters[Name.bundleID]
+        appVersion = parameters[Name.appVersion]
+        platform = parameters[Name.platform]
+        osVersion = parameters[Name.osVersion] ?? parameters[Name.osVersionAlias]
+        event = parameters[Name.event]
+        idfv = parameters[Name.idfv]
+        sing = parameters[Name.sing]
+        idfa = parameters[Name.idfa]
+        sdid = parameters[Name.sdid]
     }
 
     /// The key per-device state is kept under: `idfv`, else `sing`, else `idfa`, else `sdid`.

@@ -110,13 +110,13 @@ public final class ConversionService: Sendable {
 
     private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
         if common.apiKey == nil {
-            reader.add("a", .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
+            reader.add(SKANParameterName.apiKey, .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
         }
         if common.event == nil {
-            reader.add("n", .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
+            reader.add(SKANParameterName.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
         }
         if common.device == nil {
-            reader.add("idfv", .missingParameter,
+            reader.add(SKANParameterName.idfv, .missingParameter,
                        "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
         }
     }

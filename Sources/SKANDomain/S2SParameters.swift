@@ -8,13 +8,16 @@ public struct S2SParameters: Sendable, Equatable {
     public var skan: SKAN4Parameters
 
     public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint) -> S2SParameters {
-        var required: [(String, Bool)] = [("a", common.apiKey != nil), ("p", common.platform != nil), ("i", common.bundleID != nil)]
+        typealias Name = SKANParameterName
+        var required: [(String, Bool)] = [
+            (Name.apiKey, common.apiKey != nil), (Name.platform, common.platform != nil), (Name.bundleID, common.bundleID != nil),
+        ]
         if endpoint.isSDIDBased {
-            required.append(("sdid", common.sdid != nil))
+            required.append((Name.sdid, common.sdid != nil))
         } else if common.isIOS {
-            required.append(("idfv", common.idfv != nil))
+            required.append((Name.idfv, common.idfv != nil))
         }
-        if endpoint == .event || endpoint == .event2 { required.append(("n", common.event != nil)) }
+        if endpoint == .event || endpoint == .event2 { required.append((Name.event, common.event != nil)) }
         var missing: String?
         for (name, present) in required where !present {
             if missing == nil { missing = name }

@@ -12,10 +12,10 @@ public struct SKAN3Parameters: Sendable, Equatable {
     public var firstCall: Int64?
     public var lastCall: Int64?
 
-    public static let conversionValueName = "conversion_value"
-    public static let totalRevenueName = "total_revenue_by_currency"
-    public static let firstCallName = "first_call_to_skadnetwork_timestamp"
-    public static let lastCallName = "last_call_to_skadnetwork_timestamp"
+    public static let conversionValueName = SKANParameterName.skan3ConversionValue
+    public static let totalRevenueName = SKANParameterName.skan3TotalRevenue
+    public static let firstCallName = SKANParameterName.skan3FirstCall
+    public static let lastCallName = SKANParameterName.skan3LastCall
 
     public static func parse(_ reader: inout ParameterReader) -> SKAN3Parameters {
         var p = SKAN3Parameters()

@@ -1,34 +1,3 @@
-/// One measurement window's metadata as the SKAN 4 snippet keeps it (`pN_*`).
-public struct SKANWindowParameters: Sendable, Equatable {
-    public var coarse: Int64?
-    public var prevCoarse: Int64?
-    public var windowLock: Int64?
-    public var iapRevenue: Revenue?
-    public var admonRevenue: Revenue?
-
-    // Spelled out once: string interpolation on every request is measurably slow.
-    private static let allNames: [[String]] = (0..<3).map { n in
-        ["p\(n)_coarse", "p\(n)_prev_coarse_value", "p\(n)_window_lock", "p\(n)_total_iap_revenue", "p\(n)_total_admon_revenue"]
-    }
-
-    public static func coarseName(_ n: Int) -> String { allNames[n][0] }
-    public static func prevCoarseName(_ n: Int) -> String { allNames[n][1] }
-    public static func windowLockName(_ n: Int) -> String { allNames[n][2] }
-    public static func iapRevenueName(_ n: Int) -> String { allNames[n][3] }
-    public static func admonRevenueName(_ n: Int) -> String { allNames[n][4] }
-    public static func names(_ n: Int) -> [String] { allNames[n] }
-
-    var json: JSONValue? {
-        var members: [JSONMember] = []
-        if let v = coarse { members.append(JSONMember("coarse", .int(v))) }
-        if let v = prevCoarse { members.append(JSONMember("prev_coarse", .int(v))) }
-        if let v = windowLock { members.append(JSONMember("window_lock", .int(v))) }
-        if let v = iapRevenue { members.append(JSONMember("iap_revenue", v.json)) }
-        if let v = admonRevenue { members.append(JSONMember("admon_revenue", v.json)) }
-        return members.isEmpty ? nil : .object(members)
-    }
-}
-
 /// The SKAN 4 metadata sent to `/api/v2/conversion_value` (and forwarded to the S2S endpoints), typed.
 /// The parameter names actually used are kept so that findings name what the client sent.
 public struct SKAN4Parameters: Sendable, Equatable {
@@ -40,12 +9,12 @@ public struct SKAN4Parameters: Sendable, Equatable {
     public var totalAdmonRevenue: Revenue?
     public var windows: [SKANWindowParameters] = Array(repeating: SKANWindowParameters(), count: 3)
 
-    public var currentFineName = "skan_current_conversion_value"
-    public var firstCallName = "skan_first_call_to_skadnetwork_timestamp"
-    public var lastCallName = "skan_last_call_to_skadnetwork_timestamp"
-    public static let prevFineName = "prev_fine_value"
-    public static let totalRevenueName = "skan_total_revenue_by_currency"
-    public static let totalAdmonRevenueName = "skan_total_admon_revenue_by_currency"
+    public var currentFineName = SKANParameterName.currentFine
+    public var firstCallName = SKANParameterName.firstCall
+    public var lastCallName = SKANParameterName.lastCall
+    public static let prevFineName = SKANParameterName.prevFine
+    public static let totalRevenueName = SKANParameterName.totalRevenue
+    public static let totalAdmonRevenueName = SKANParameterName.totalAdmonRevenue
 
     public init() {}
 
@@ -54,14 +23,14 @@ public struct SKAN4Parameters: Sendable, Equatable {
     public static func parse(_ reader: inout ParameterReader, acceptSKAN3Names: Bool = false) -> SKAN4Parameters {
         var p = SKAN4Parameters()
         if acceptSKAN3Names {
-            if reader.string(p.currentFineName) == nil, reader.string("skan_conversion_value") != nil {
-                p.currentFineName = "skan_conversion_value"
+            if reader.string(p.currentFineName) == nil, reader.string(SKANParameterName.s2sConversionValue) != nil {
+                p.currentFineName = SKANParameterName.s2sConversionValue
             }
-            if reader.string(p.firstCallName) == nil, reader.string("skan_first_call_timestamp") != nil {
-                p.firstCallName = "skan_first_call_timestamp"
+            if reader.string(p.firstCallName) == nil, reader.string(SKANParameterName.s2sFirstCall) != nil {
+                p.firstCallName = SKANParameterName.s2sFirstCall
             }
-            if reader.string(p.lastCallName) == nil, reader.string("skan_last_call_timestamp") != nil {
-                p.lastCallName = "skan_last_call_timestamp"
+            if reader.string(p.lastCallName) == nil, reader.string(SKANParameterName.s2sLastCall) != nil {
+                p.lastCallName = SKANParameterName.s2sLastCall
             }
         }
         p.currentFine = reader.fine(p.currentFineName)

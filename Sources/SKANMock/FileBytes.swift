@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// Reads whole files (model files are small) without pulling Foundation into the server.
-enum FileBytes {
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let reason: String
-        var description: String { "\(path): \(reason)" }
+public enum FileBytes {
+    public struct Failure: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }

@@ -56,6 +56,19 @@ public final class SKANMockServer: Sendable {
         }
     }
 
+    /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
+    /// `port` or `url`), the bundled model, no journal file, no model watching, unless `configure`
+    /// says otherwise. Stop it with `stop()`; read what arrived with `journal.query(...)`.
+    public static func start(configure: (inout ServerOptions) -> Void = { _ in }) throws(StartupError) -> SKANMockServer {
+        var options = ServerOptions()
+        options.port = 0
+        options.watchModel = false
+        configure(&options)
+        let server = try SKANMockServer(options: options)
+        try server.start()
+        return server
+    }
+
     /// Starts listening. The port is known when this returns.
     public func start() throws(StartupError) {
         do {
@@ -147,11 +160,4 @@ extension SKANMockServer {
     public static func checkModel(_ path: String) -> Result<String, ModelCheckFailure> {
         readModel(path).map(\.name)
     }
-}
-
-/// A model file that did not load: one line leading with the first problem (`summary`), and every
-/// problem on a line of its own (`lines`).
-public struct ModelCheckFailure: Error, Sendable {
-    public let summary: String
-    public let lines: [String]
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SKANMock
+import SKANSimulator
 
 @main
 struct SKANMockCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SKANDomain
 import SKANMock
+import SKANSimulator
 
 /// `skan-mock simulate`: a device running seed 001's SKAN 4 client against a running server, for
 /// QA without a phone: it prints what each step sent and which values the client applied.

@@ -143,4 +143,18 @@ struct ProcessLifecycleTests {
         #expect(bad.terminationStatus == 64)
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("/b=skan9"))
     }
+
+    @Test func simulateWithAMissingScenarioFileExitsWith2NamingIt() throws {
+        let binary = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["simulate", "--url", "http://127.0.0.1:9", "--scenario", "/nonexistent/scenario.json"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("/nonexistent/scenario.json") && message.contains("cannot read the file"))
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import SKANDomain
 @testable import SKANMock
+@testable import SKANSimulator
 import Testing
 
 /// `skan-mock simulate`'s device, end to end over sockets: each shipped scenario run against a real
@@ -13,7 +14,8 @@ struct SimulatorTests {
 
     /// Runs a shipped scenario as the device `device`, over HTTPProbe, on the test server's clock.
     func run(_ file: String, device: String, on mock: TestSKANMock) throws -> (DeviceSimulator, [SimulationStepReport]) {
-        var scenario = try SimulationScenario.load(path: Self.scenarios.appendingPathComponent(file).path)
+        let url = Self.scenarios.appendingPathComponent(file)
+        var scenario = try SimulationScenario.parse(text: try String(contentsOf: url, encoding: .utf8), file: url.path)
         scenario.device = device
         let transport = HTTPProbeTransport(base: try SimulatorURL(parsing: mock.url("")))
         let clock = mock.clock

@@ -1,4 +1,4 @@
-import SKANMock
+@testable import SKANSimulator
 
 /// A transport with no sockets: records every target and answers from a script, so the simulator's
 /// state machine is tested on its own.

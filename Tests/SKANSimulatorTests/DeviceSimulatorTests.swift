@@ -1,5 +1,5 @@
 import SKANDomain
-import SKANMock
+@testable import SKANSimulator
 import Testing
 
 /// The simulator's state machine against a scripted transport: what the snippet stores, sends and

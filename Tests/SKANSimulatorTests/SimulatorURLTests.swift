@@ -1,4 +1,4 @@
-import SKANMock
+@testable import SKANSimulator
 import Testing
 
 /// `--url`: a SINGULAR_API_URL-style base, plain HTTP only.

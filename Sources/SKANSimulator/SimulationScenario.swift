@@ -66,17 +66,6 @@ public struct SimulationScenario: Sendable, Equatable {
         return try ScenarioReader(file: file).scenario(root)
     }
 
-    /// Reads a scenario file from disk.
-    public static func load(path: String) throws(ScenarioError) -> SimulationScenario {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path)
-        } catch {
-            throw ScenarioError(file: path, location: "$", reason: "cannot read the file: \(error.reason)")
-        }
-        return try parse(text: String(decoding: bytes, as: UTF8.self), file: path)
-    }
-
     /// The name a file gives a scenario without a `name`: its base name without `.json`.
     static func baseName(_ file: String) -> String {
         var name = file.split(separator: "/").last.map(String.init) ?? file
