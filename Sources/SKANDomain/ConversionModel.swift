@@ -55,11 +55,13 @@ public struct RuleTable: Sendable, Equatable {
 
     func evaluate(_ context: inout EvaluationContext) -> ModelAnswer? {
         var answer: ModelAnswer?
-        for entry in entries where entry.when.matches(&context) {
+        for (index, entry) in entries.enumerated() where entry.when.matches(&context) {
             switch combine {
             case .last:
                 answer = ModelAnswer(fine: entry.fine, coarse: entry.coarse, lock: entry.lock)
+                context.hits.replace(index)
             case .or:
+                context.hits.add(index)
                 var a = answer ?? ModelAnswer(fine: nil, coarse: nil, lock: false)
                 if let f = entry.fine { a.fine = (a.fine ?? 0) | f }
                 if let c = entry.coarse { a.coarse = Swift.max(a.coarse ?? c, c) }
@@ -69,6 +71,7 @@ public struct RuleTable: Sendable, Equatable {
         }
         if answer == nil, let d = defaultAnswer {
             answer = ModelAnswer(fine: d.fine, coarse: d.coarse, lock: d.lock)
+            context.hits.add(entries.count)
         }
         return answer
     }

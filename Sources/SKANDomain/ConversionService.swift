@@ -54,6 +54,13 @@ public final class ConversionService: Sendable {
     private struct State: Sendable {
         var model: ConversionModel
         var devices: DeviceStateStore
+        var coverage: ModelCoverage
+
+        /// Whether a request changed anything: not when a fault replaced its answer (`commit`
+        /// false), not when `--strict` rejected it.
+        static func kept(commit: Bool, strict: Bool, findings: [ValidationFinding]) -> Bool {
+            commit && !(strict && !findings.isEmpty)
+        }
     }
 
     private let state: Mutex<State>
@@ -62,7 +69,7 @@ public final class ConversionService: Sendable {
 
     public init(model: ConversionModel = .builtIn, clock: any SKANClock = SystemClock(),
                 deviceCapacity: Int = 100_000, strict: Bool = false) {
-        state = Mutex(State(model: model, devices: DeviceStateStore(capacity: deviceCapacity)))
+        state = Mutex(State(model: model, devices: DeviceStateStore(capacity: deviceCapacity), coverage: ModelCoverage(model: model)))
         self.clock = clock
         self.strict = strict
     }
@@ -72,8 +79,19 @@ public final class ConversionService: Sendable {
     /// The model in use.
     public var model: ConversionModel { state.withLock { $0.model } }
 
-    /// Swaps the model (after a reload); device state is kept.
-    public func replaceModel(_ model: ConversionModel) { state.withLock { $0.model = model } }
+    /// Swaps the model (after a reload); device state is kept, coverage starts again.
+    public func replaceModel(_ model: ConversionModel) {
+        state.withLock {
+            $0.model = model
+            $0.coverage = ModelCoverage(model: model)
+        }
+    }
+
+    /// `GET /__admin/coverage`: which entries of the model answered how many requests.
+    public var coverageJSON: JSONValue { state.withLock { $0.coverage.json(model: $0.model) } }
+
+    /// Forgets the coverage counts (with the journal).
+    public func resetCoverage() { state.withLock { $0.coverage = ModelCoverage(model: $0.model) } }
 
     /// Forgets every device.
     public func resetDevices() { state.withLock { $0.devices.removeAll() } }
@@ -164,9 +182,10 @@ public final class ConversionService: Sendable {
         let p = SKAN3Parameters.parse(&reader)
         identityFindings(common, &reader)
         var findings = reader.findings
+        var hits = EntryHits()
         let body: [UInt8] = state.withLock { s in
             let model = s.model
-            return withDevice(&s.devices, common.device, now, commit: commit) { device in
+            let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
                 if let v = p.conversionValue {
                     if let highest = device.skan3.highestValueSent, v < highest {
                         findings.append(ValidationFinding(
@@ -201,6 +220,8 @@ public final class ConversionService: Sendable {
                             totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
                             windowIAP: (nil, ""), windowAdmon: (nil, ""))
                         let chosen = table.evaluate(&context)?.fine ?? current
+                        hits = context.hits
+                        hits.table = 0
                         findings.append(contentsOf: context.findings)
                         answer = Swift.min(63, Swift.max(0, Swift.max(current, chosen)))
                         body = SKANResponse.skan3(answer!)
@@ -210,6 +231,8 @@ public final class ConversionService: Sendable {
                 device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
                 return (body, true)
             }
+            if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            return body
         }
         return outcome(.skan3, body, common, p.json, nil, findings, now)
     }
@@ -228,15 +251,18 @@ public final class ConversionService: Sendable {
         p.checkConsistency(window: window, reader: &reader)
         var findings = reader.findings
         lockParameterFinding(p, window, &findings)
+        var hits = EntryHits()
         let body: [UInt8] = state.withLock { s in
             let model = s.model
-            return withDevice(&s.devices, common.device, now, commit: commit) { device in
-                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, now, checkLocks: true) { fine, answer in
+            let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
+                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, checkLocks: true) { fine, answer in
                     SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }
+            if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            return body
         }
         return outcome(.skan4, body, common, p.json, window, findings, now)
     }
@@ -255,8 +281,8 @@ public final class ConversionService: Sendable {
     /// what was answered. `render` turns the chosen fine value and answer into the body. `checkLocks`
     /// is false where no value is asked for (an S2S notification the model does not answer).
     private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
-                                _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding], _ now: Int64,
-                                checkLocks: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+                                _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
+                                _ hits: inout EntryHits, _ now: Int64, checkLocks: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
@@ -287,6 +313,8 @@ public final class ConversionService: Sendable {
             windowAdmon: (p.windows[n].admonRevenue, SKANWindowParameters.admonRevenueName(n)))
         let chosen = table.evaluate(&context)
         findings.append(contentsOf: context.findings)
+        hits = context.hits
+        hits.table = n + 1
         guard let answer = chosen else { return SKANResponse.ok() }
         let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
         let fine = n == 0 ? (answer.fine ?? current) : current
@@ -312,18 +340,22 @@ public final class ConversionService: Sendable {
             return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, p.json, window, findings, now)
         }
         let event = endpoint.isLaunch ? (common.event ?? "__SESSION__") : common.event
+        var hits = EntryHits()
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue { lockParameterFinding(p, window, &findings) }
-            return withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
-                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, now, checkLocks: asksForValue) { fine, _ in
+            let body = withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
+                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, checkLocks: asksForValue) { fine, _ in
                     SKANResponse.s2s(fine)
                 }
                 if !asksForValue { body = SKANResponse.ok() }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }
+            // An S2S endpoint the model does not answer values on used no entry.
+            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            return body
         }
         return outcome(endpoint, body, common, p.json, window, findings, now)
     }

@@ -70,6 +70,8 @@ struct EvaluationContext {
     var windowIAP: (Revenue?, String)
     var windowAdmon: (Revenue?, String)
     var findings: [ValidationFinding] = []
+    /// The entries that answered, for coverage.
+    var hits = EntryHits()
     private var cache: [Double?] = [nil, nil, nil, nil]
 
     init(counts: [String: Int], daysSinceFirstCall: Int64?, rates: CurrencyRates,

@@ -20,10 +20,12 @@ struct AdminRoutes: Sendable {
         }
         router.on(.delete, "/__admin/requests") { _, _, writer in
             journal.clear()
+            service.resetCoverage()
             writer.send(Self.ok)
         }
         router.on(.post, "/__admin/reset") { _, _, writer in
             journal.clear()
+            service.resetCoverage()
             service.resetDevices()
             context.faults.clear()
             writer.send(Self.ok)
@@ -44,6 +46,9 @@ struct AdminRoutes: Sendable {
                 uptimeSeconds: uptimeSeconds
             )
             writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
+        }
+        router.on(.get, "/__admin/coverage") { _, _, writer in
+            writer.send(Self.json(service.coverageJSON))
         }
         router.on(.get, "/__admin/model") { _, _, writer in
             writer.send(.json(JSONWriter.serialize(service.model.json)))
