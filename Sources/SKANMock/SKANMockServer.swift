@@ -41,11 +41,13 @@ public final class SKANMockServer: Sendable {
         )
         var router = HTTPRouter()
         AdminRoutes(context: context).register(on: &router)
+        ConsoleRoutes().register(on: &router)
         let admin: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
         let responder = AppResponder(
-            admin: admin, singular: SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
+            admin: admin, singular: SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes)),
+            loopbackOnly: LoopbackHostCheck.isLoopback(listenHost: options.host)
         )
         http = HTTPServer(
             configuration: .init(host: options.host, port: options.port, limits: options.limits),

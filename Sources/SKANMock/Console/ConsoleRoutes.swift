@@ -1,0 +1,46 @@
+import HTTPCore
+
+/// The QA console's pages and assets, all served from the binary: no build step, no CDN, so it
+/// works offline, in Docker and on a laptop. Served without the admin token (the page asks for it
+/// and sends it on its own calls); a strict Content-Security-Policy allows scripts from the server
+/// itself only.
+struct ConsoleRoutes: Sendable {
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    /// Paths served without the admin token: the page and what it loads.
+    static func isPublic(_ path: Substring) -> Bool {
+        path == "/" || path == "/favicon.ico" || path == "/__admin/ui" || path.hasPrefix("/__admin/ui/")
+    }
+
+    func register(on router: inout HTTPRouter) {
+        router.on(.get, "/") { _, _, writer in writer.send(Self.page(ConsolePage.home)) }
+        router.on(.get, "/favicon.ico") { _, _, writer in writer.send(Self.asset(ConsolePage.favicon, type: "image/svg+xml")) }
+        router.on(.get, "/__admin/ui") { _, _, writer in writer.send(Self.page(ConsolePage.html)) }
+        router.on(.get, "/__admin/ui/console.js") { _, _, writer in
+            writer.send(Self.asset(ConsoleScript.js, type: "text/javascript; charset=utf-8"))
+        }
+        router.on(.get, "/__admin/ui/console.css") { _, _, writer in
+            writer.send(Self.asset(ConsoleStyle.css, type: "text/css; charset=utf-8"))
+        }
+        router.on(.get, "/__admin/ui/favicon.svg") { _, _, writer in
+            writer.send(Self.asset(ConsolePage.favicon, type: "image/svg+xml"))
+        }
+    }
+
+    static func page(_ html: String) -> HTTPResponse {
+        var response = asset(html, type: "text/html; charset=utf-8")
+        response.headers.set("Content-Security-Policy", contentSecurityPolicy)
+        response.headers.set("X-Frame-Options", "DENY")
+        response.headers.set("Referrer-Policy", "no-referrer")
+        return response
+    }
+
+    static func asset(_ text: String, type: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", type)
+        headers.set("Cache-Control", "no-cache")
+        headers.set("X-Content-Type-Options", "nosniff")
+        return HTTPResponse(headers: headers, body: Array(text.utf8))
+    }
+}

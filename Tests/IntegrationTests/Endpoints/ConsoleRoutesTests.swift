@@ -1,0 +1,40 @@
+import Foundation
+import SKANDomain
+import Testing
+
+/// The console's pages over a real socket: served from the binary, without the token, with a strict
+/// CSP, and guarded against DNS rebinding on a loopback server.
+@Suite("Console pages over real sockets")
+struct ConsoleRoutesTests {
+    @Test func servesThePageAndItsAssetsWithoutTheTokenAndWithAStrictCSP() throws {
+        let mock = try TestSKANMock(configure: { $0.adminToken = "secret" })
+        let page = try mock.client.get(mock.url("/__admin/ui"))
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        let csp = try #require(page.header("Content-Security-Policy"))
+        #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
+        #expect(page.text.contains("<script type=\"module\" src=\"/__admin/ui/console.js\"></script>"))
+        #expect(try mock.client.get(mock.url("/__admin/ui/console.js")).header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(try mock.client.get(mock.url("/__admin/ui/console.css")).status == 200)
+        // The API itself still needs the token.
+        #expect(try mock.client.get(mock.url("/__admin/health")).status == 401)
+        // The home page links to the console, and neither is journaled.
+        let home = try mock.client.get(mock.url("/"))
+        #expect(home.status == 200 && home.text.contains("href=\"/__admin/ui\""))
+        #expect(try mock.client.get(mock.url("/__admin/requests/count"), headers: ["Authorization: Bearer secret"]).text == "{\"count\":0}")
+    }
+
+    @Test func aLoopbackServerRefusesTheConsoleAndAdminChangesUnderAnotherHostName() throws {
+        let mock = try TestSKANMock()
+        let evil = ["Host: rebind.example:8080"]
+        #expect(try mock.client.get(mock.url("/__admin/ui"), headers: evil).status == 421)
+        #expect(try mock.client.get(mock.url("/"), headers: evil).status == 421)
+        #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: evil).status == 421)
+        #expect(try mock.client.request("POST", mock.url("/__admin/reset"), headers: evil).status == 421)
+        // Reads of the API and Singular's endpoints are unaffected; loopback names pass.
+        #expect(try mock.client.get(mock.url("/__admin/health"), headers: evil).status == 200)
+        #expect(try mock.client.get(mock.url("/api/v1/conversion_value?conversion_value=0"), headers: evil).status == 200)
+        #expect(try mock.client.get(mock.url("/__admin/ui"), headers: ["Host: localhost:1234"]).status == 200)
+        #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Host: [::1]:80"]).status == 200)
+    }
+}
