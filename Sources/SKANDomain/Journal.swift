@@ -15,6 +15,11 @@ public final class Journal: Sendable {
         var nextToCommit: Int64 = 1
         var pending: [Int64: JournalEntry] = [:]
         var dropped: Int64 = 0
+        /// Ids at or below this are gone (dropped or cleared).
+        var lowWatermark: Int64 = 0
+        /// Live readers, told each committed entry under the lock, so they see them in id order.
+        var subscribers: [Int: @Sendable (JournalEvent) -> Void] = [:]
+        var nextSubscriber = 1
     }
 
     public let capacity: Int
@@ -71,12 +76,44 @@ public final class Journal: Sendable {
             s.start = (s.start + 1) % capacity
             s.count -= 1
             s.dropped += 1
+            s.lowWatermark = displaced?.id ?? s.lowWatermark
         }
         s.ring[(s.start + s.count) % capacity] = entry
         s.count += 1
         sink?.write(line: entry.line)
+        if !s.subscribers.isEmpty {
+            for handler in s.subscribers.values { handler(.entry(entry)) }
+        }
         return displaced
     }
+
+    /// Registers `handler` for every entry committed from now on and every clear, and returns the
+    /// kept entries after `after` (nil: none, only new ones). `handler` runs under the journal's
+    /// lock: it must only hand the event over (queue it), never call back into the journal.
+    public func subscribe(after: Int64?, _ handler: @escaping @Sendable (JournalEvent) -> Void) -> JournalSubscription {
+        state.withLock { s in
+            let id = s.nextSubscriber
+            s.nextSubscriber += 1
+            s.subscribers[id] = handler
+            guard let after else { return JournalSubscription(id: id, backlog: [], gap: false) }
+            var backlog: [JournalEntry] = []
+            for k in 0..<s.count {
+                if let e = s.ring[(s.start + k) % capacity], e.id > after { backlog.append(e) }
+            }
+            return JournalSubscription(id: id, backlog: backlog, gap: after < s.lowWatermark)
+        }
+    }
+
+    public func unsubscribe(_ id: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    }
+
+    /// Live readers registered.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+
+    /// Ids at or below this are no longer kept (dropped or cleared); 0 when nothing was lost.
+    public var lowWatermark: Int64 { state.withLock { $0.lowWatermark } }
 
     /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes.
     public func query(_ filter: JournalFilter = JournalFilter()) -> JournalPage {
@@ -113,6 +150,8 @@ public final class Journal: Sendable {
             s.start = 0
             s.count = 0
             s.dropped = 0
+            s.lowWatermark = s.nextToCommit - 1
+            for handler in s.subscribers.values { handler(.cleared) }
         }
     }
 

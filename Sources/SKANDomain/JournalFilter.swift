@@ -35,7 +35,7 @@ public struct JournalFilter: Sendable, Equatable {
         self.limit = limit
     }
 
-    func matches(_ e: JournalEntry) -> Bool {
+    public func matches(_ e: JournalEntry) -> Bool {
         if let sinceId, e.id <= sinceId { return false }
         if let endpoint, e.endpoint != endpoint { return false }
         if let device, e.device != device { return false }

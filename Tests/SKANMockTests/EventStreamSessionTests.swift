@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import SKANDomain
+import Synchronization
+import Testing
+@testable import SKANMock
+
+/// The console's event stream without sockets: a recording transport stands in for the connection.
+@Suite("Event stream sessions")
+struct EventStreamSessionTests {
+    final class Recorder: EventStreamTransport {
+        private let state = Mutex<(text: String, closed: Bool)>(("", false))
+        let pending: Int
+        init(pending: Int = 0) { self.pending = pending }
+        func write(_ bytes: [UInt8]) { state.withLock { $0.text += String(decoding: bytes, as: UTF8.self) } }
+        var pendingBytes: Int { pending }
+        func close() { state.withLock { $0.closed = true } }
+        var text: String { state.withLock { $0.text } }
+        var closed: Bool { state.withLock { $0.closed } }
+
+        /// Waits (at most 2 s) until `condition` holds.
+        func wait(_ condition: (Recorder) -> Bool) -> Bool {
+            for _ in 0..<200 where !condition(self) { usleep(10_000) }
+            return condition(self)
+        }
+    }
+
+    func journal(capacity: Int = 100) -> Journal {
+        Journal(capacity: capacity, clock: ManualClock(seconds: 1_789_473_600), sink: nil)
+    }
+
+    func record(_ journal: Journal, device: String) {
+        let request = SKANRequest(path: "/api/v2/conversion_value", parameters: [(name: "idfv", value: device)])
+        journal.record(request: request, outcome: nil, endpoint: .skan4, status: 200, body: [], durationMicros: 0)
+    }
+
+    func ids(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+    }
+
+    @Test func readsWhereToStart() {
+        #expect(EventStreamSession.start(lastEventId: "B:7", sinceId: 3, bootId: "B") == .after(7))
+        #expect(EventStreamSession.start(lastEventId: "OLD:7", sinceId: nil, bootId: "B") == .otherBoot)
+        #expect(EventStreamSession.start(lastEventId: "garbage", sinceId: nil, bootId: "B") == .otherBoot)
+        #expect(EventStreamSession.start(lastEventId: nil, sinceId: 3, bootId: "B") == .after(3))
+        #expect(EventStreamSession.start(lastEventId: nil, sinceId: nil, bootId: "B") == .now)
+    }
+
+    @Test func aFirstConnectionGetsOnlyNewEntriesMatchingItsFilter() {
+        let j = journal()
+        record(j, device: "A")
+        let out = Recorder()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(device: "A"), journal: j, transport: out)
+        session.open(.now)
+        record(j, device: "B")
+        record(j, device: "A")
+        #expect(out.wait { $0.text.contains("id: B:3") })
+        #expect(ids(out.text) == ["B:3"])
+        #expect(out.text.contains("event: entry\ndata: {\"id\":3,"))
+        session.close()
+        #expect(out.closed && j.subscriberCount == 0)
+    }
+
+    @Test func resumingSendsWhatWasMissedOnceThenLiveEntries() {
+        let j = journal()
+        for _ in 0..<3 { record(j, device: "A") }
+        let out = Recorder()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        session.open(.after(1))
+        record(j, device: "A")
+        #expect(out.wait { ids($0.text).count == 3 })
+        #expect(ids(out.text) == ["B:2", "B:3", "B:4"])
+        #expect(!out.text.contains("event: reset"))
+        session.close()
+    }
+
+    @Test func anotherBootOrALostPositionStartsWithAReset() {
+        let j = journal(capacity: 2)
+        for _ in 0..<4 { record(j, device: "A") }   // 1 and 2 dropped
+        let lost = Recorder()
+        let one = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: lost)
+        one.open(.after(1))
+        #expect(lost.wait { ids($0.text).count == 2 })
+        #expect(lost.text.hasPrefix("event: reset\ndata: {}\n\n"))
+        #expect(ids(lost.text) == ["B:3", "B:4"])
+        let other = Recorder()
+        let two = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: other)
+        two.open(.otherBoot)
+        #expect(other.wait { ids($0.text).count == 2 } && other.text.hasPrefix("event: reset"))
+        one.close()
+        two.close()
+    }
+
+    @Test func clearingTheJournalSendsAResetAtOnce() {
+        let j = journal()
+        let out = Recorder()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        session.open(.now)
+        j.clear()
+        #expect(out.wait { $0.text.contains("event: reset\ndata: {}\n\n") })
+        record(j, device: "A")
+        #expect(out.wait { ids($0.text) == ["B:1"] })
+        session.close()
+    }
+
+    @Test func aReaderTooFarBehindIsClosed() {
+        let j = journal()
+        let out = Recorder(pending: 2 << 20)
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        session.open(.now)
+        record(j, device: "A")
+        #expect(out.wait { $0.closed })
+        #expect(j.subscriberCount == 0)
+        let backlog = journal(capacity: 5_000)
+        for _ in 0..<1_500 { record(backlog, device: "A") }
+        let behind = Recorder()
+        let second = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: backlog, transport: behind)
+        second.open(.after(0))
+        #expect(behind.wait { $0.closed })
+    }
+
+    @Test func aQuietStreamGetsAHeartbeatComment() {
+        let j = journal()
+        let out = Recorder()
+        var limits = EventStreamSession.Limits()
+        limits.heartbeatSeconds = 0.1
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
+        session.open(.now)
+        #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
+        session.close()
+    }
+}
