@@ -38,6 +38,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var peerClosedInput = false
     private var closeAfterFlush = false
     private var shuttingDown = false
+    /// A streamed answer in progress: no further request is served; the connection closes after it.
+    private var streaming: HTTPStream?
     private var state: State = .open
 
     private enum State { case open, draining, closed }
@@ -82,6 +84,11 @@ final class HTTPConnection: @unchecked Sendable {
             return
         case .open:
             break
+        }
+        if streaming != nil {
+            // A streaming client has nothing more to say; reading only tells us when it leaves.
+            drainInput()
+            return
         }
         if pending != nil || pendingOutputCount >= Self.maxPendingOutput {
             suspendReading()
@@ -131,7 +138,7 @@ final class HTTPConnection: @unchecked Sendable {
         processing = true
         defer { processing = false }
 
-        while state == .open && pending == nil && !closeAfterFlush && pendingOutputCount < Self.maxPendingOutput {
+        while state == .open && pending == nil && streaming == nil && !closeAfterFlush && pendingOutputCount < Self.maxPendingOutput {
             let request: HTTPRequest
             do {
                 guard let next = try parser.next() else {
@@ -174,11 +181,41 @@ final class HTTPConnection: @unchecked Sendable {
             let keepAlive = current.keepAlive && !shuttingDown
             response.serialize(into: &outbound, includeBody: !current.isHead, closeConnection: !keepAlive)
             if !keepAlive { closeAfterFlush = true }
+        case .stream(let head, let stream):
+            head.serializeStreamHead(into: &outbound)
+            streaming = stream
+            flush()
+            updatePhase()
+            updateReadInterest()
+            stream.attach(self)
+            return
         case .dropConnection:
             close()
             return
         }
         if !processing { processRequests() }
+    }
+
+    // MARK: - Streamed answers
+
+    /// From any thread: queue `bytes` of the streamed answer.
+    func streamWrite(_ bytes: [UInt8]) {
+        queue.async { [self] in
+            guard state == .open, let stream = streaming else { return }
+            let before = pendingOutputCount
+            outbound.append(contentsOf: bytes)
+            flush()
+            stream.sent(before + bytes.count - pendingOutputCount)
+        }
+    }
+
+    /// From any thread: the streamed answer is complete; close once it is sent.
+    func streamEnd() {
+        queue.async { [self] in
+            guard state == .open, streaming != nil else { return }
+            closeAfterFlush = true
+            flush()
+        }
     }
 
     /// Queues a last answer (an error or a timeout) and closes once it is written.
@@ -224,7 +261,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func writable() {
         guard state != .closed else { return }
+        let before = pendingOutputCount
         flush()
+        streaming?.sent(before - pendingOutputCount)
         if pendingOutputCount == 0 && state == .open { processRequests() }
     }
 
@@ -254,7 +293,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func updateReadInterest() {
         let wanted = state != .closed && !peerClosedInput && pending == nil
-            && pendingOutputCount < Self.maxPendingOutput && !closeAfterFlush
+            && (streaming != nil || (pendingOutputCount < Self.maxPendingOutput && !closeAfterFlush))
         if wanted && readSuspended {
             readSuspended = false
             readSource?.resume()
@@ -280,7 +319,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func updatePhase() {
         guard state == .open else { return }
         let now = Self.now()
-        if pending != nil {
+        if pending != nil || streaming != nil {
             timeouts.enter(.responding, at: now)
         } else if pendingOutputCount > 0 {
             timeouts.enter(.writing, at: now)
@@ -310,7 +349,7 @@ final class HTTPConnection: @unchecked Sendable {
     func beginShutdown() {
         guard state == .open else { return }
         shuttingDown = true
-        if pending == nil && pendingOutputCount == 0 && parser.bufferedByteCount == 0 {
+        if streaming != nil || (pending == nil && pendingOutputCount == 0 && parser.bufferedByteCount == 0) {
             close()
         }
     }
@@ -342,6 +381,10 @@ final class HTTPConnection: @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         pending = nil
+        if let stream = streaming {
+            streaming = nil
+            stream.connectionClosed()
+        }
         if readSuspended {
             readSuspended = false
             readSource?.resume()

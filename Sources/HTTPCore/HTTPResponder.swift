@@ -12,6 +12,7 @@ public protocol HTTPResponder: Sendable {
 public struct HTTPResponseWriter: Sendable {
     enum Outcome: Sendable {
         case response(HTTPResponse)
+        case stream(HTTPResponse, HTTPStream)
         case dropConnection
     }
 
@@ -23,11 +24,19 @@ public struct HTTPResponseWriter: Sendable {
 
     public func dropConnection() { deliver(.dropConnection) }
 
+    /// Answers with `head` and a body written over time through the returned stream (Server-Sent
+    /// Events). The connection serves no further request and closes when the stream ends.
+    public func stream(_ head: HTTPResponse) -> HTTPStream {
+        let stream = HTTPStream()
+        deliver(.stream(head, stream))
+        return stream
+    }
+
     /// A writer that hands the outcome to `body`; for unit-testing responders without sockets.
     public static func capturing(_ body: @escaping @Sendable (HTTPResponse?) -> Void) -> HTTPResponseWriter {
         HTTPResponseWriter { outcome in
             switch outcome {
-            case .response(let response): body(response)
+            case .response(let response), .stream(let response, _): body(response)
             case .dropConnection: body(nil)
             }
         }

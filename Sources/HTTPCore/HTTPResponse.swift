@@ -43,6 +43,19 @@ public struct HTTPResponse: Sendable {
         buffer.append(contentsOf: "\r\n".utf8)
         if includeBody { buffer.append(contentsOf: body) }
     }
+
+    /// The head of a streamed answer: no `Content-Length`, the body ends when the connection closes.
+    func serializeStreamHead(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        for field in headers
+        where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
+            buffer.append(contentsOf: field.name.utf8)
+            buffer.append(contentsOf: ": ".utf8)
+            buffer.append(contentsOf: field.value.utf8)
+            buffer.append(contentsOf: "\r\n".utf8)
+        }
+        buffer.append(contentsOf: "Connection: close\r\n\r\n".utf8)
+    }
 }
 
 /// The one JSON operation the HTTP layer needs: quoting a reason string for an error body.

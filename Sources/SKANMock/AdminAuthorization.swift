@@ -17,7 +17,13 @@ struct AdminAuthorization: HTTPResponder {
     }
 
     private func authorized(_ request: HTTPRequest) -> Bool {
-        guard let value = request.headers["Authorization"] else { return false }
+        guard let value = request.headers["Authorization"] else {
+            // EventSource cannot send headers: the event stream alone takes `?token=`.
+            guard request.path == "/__admin/events",
+                  let token = FormURLEncoding.pairs(request.query).last(where: { $0.name == "token" })?.value
+            else { return false }
+            return constantTimeEquals(Array(token.utf8), Array(self.token.utf8))
+        }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
         return constantTimeEquals(Array(parts[1].utf8), Array(token.utf8))

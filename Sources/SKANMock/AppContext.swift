@@ -10,4 +10,7 @@ struct AppContext: Sendable {
     let metrics: ServerMetrics
     let modelStatus: ModelStatus
     let startedAt: Int64
+    /// Random per process: the first half of the event stream's ids, so a client reconnecting to
+    /// a restarted server is told to start again.
+    let bootId: String
 }

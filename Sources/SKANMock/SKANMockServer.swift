@@ -37,11 +37,13 @@ public final class SKANMockServer: Sendable {
 
         let context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
-            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds()
+            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
+            bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36)
         )
         var router = HTTPRouter()
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
+        EventsRoute(context: context).register(on: &router)
         let admin: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router

@@ -42,12 +42,31 @@ final class RawConnection: Sendable {
         }
     }
 
+    /// Reads until what arrived contains `marker` (or the server closes, or the receive timeout
+    /// passes); returns all that arrived.
+    func read(until marker: String, after earlier: String = "") -> String {
+        var text = earlier
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !text.contains(marker) {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            text += String(decoding: chunk[0..<count], as: UTF8.self)
+        }
+        return text
+    }
+
+    /// Shrinks the receive buffer, so a reader that stops reading backs up the server quickly.
+    func setSmallReceiveBuffer() {
+        var size: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Reads until the server closes the connection (or the receive timeout passes).
     func readToEnd() -> (text: String, closed: Bool) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = read(fd, &chunk, chunk.count)
+            let count = Glibc.read(fd, &chunk, chunk.count)
             if count > 0 {
                 bytes.append(contentsOf: chunk[0..<count])
             } else {

@@ -1,0 +1,59 @@
+import HTTPCore
+import SKANDomain
+
+/// `GET /__admin/events`: the journal as Server-Sent Events, for the console and for anyone who
+/// wants to watch a run live (`curl -N`). Filters as `/__admin/requests` (`device`, `endpoint`,
+/// `event`, `has_issues`, `window`, `since_id`); `token` stands in for the `Authorization` header,
+/// which `EventSource` cannot send.
+struct EventsRoute: Sendable {
+    let context: AppContext
+
+    func register(on router: inout HTTPRouter) {
+        router.on(.get, "/__admin/events") { request, _, writer in open(request, writer) }
+    }
+
+    private func open(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let filter: JournalFilter
+        do {
+            filter = try Self.filter(FormURLEncoding.pairs(request.query))
+        } catch {
+            writer.send(.jsonError(error.reason, status: .badRequest))
+            return
+        }
+        let start = EventStreamSession.start(
+            lastEventId: request.headers["Last-Event-ID"], sinceId: filter.sinceId, bootId: context.bootId)
+        var head = HTTPResponse(status: .ok)
+        head.headers.set("Content-Type", "text/event-stream; charset=utf-8")
+        head.headers.set("Cache-Control", "no-cache")
+        head.headers.set("X-Accel-Buffering", "no")
+        let stream = writer.stream(head)
+        let session = EventStreamSession(
+            bootId: context.bootId, filter: filter, journal: context.journal, transport: HTTPStreamTransport(stream: stream))
+        stream.onClose { session.close() }
+        // Tells the client how long to wait before it reconnects.
+        stream.write(Array("retry: 1000\n\n".utf8))
+        session.open(start)
+    }
+
+    /// The filters of `/__admin/requests` but `limit`, plus `token`.
+    static func filter(_ query: [(name: String, value: String)]) throws(AdminQueryError) -> JournalFilter {
+        let names: Set<String> = ["device", "endpoint", "event", "window", "has_issues", "since_id"]
+        var rest: [(name: String, value: String)] = []
+        for pair in query where pair.name != "token" {
+            guard names.contains(pair.name) else {
+                throw AdminQueryError(reason: "unknown filter \(pair.name); use device, endpoint, event, window, has_issues, since_id")
+            }
+            rest.append(pair)
+        }
+        return try JournalFilter(query: rest)
+    }
+}
+
+/// An event stream session's bytes, written to the HTTP connection.
+struct HTTPStreamTransport: EventStreamTransport {
+    let stream: HTTPStream
+
+    func write(_ bytes: [UInt8]) { stream.write(bytes) }
+    var pendingBytes: Int { stream.pendingBytes }
+    func close() { stream.close() }
+}

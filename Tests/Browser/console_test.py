@@ -1,0 +1,275 @@
+"""The QA console in a real browser (Debian's chromium, driven by Selenium).
+
+Usage: console_test.py PATH_TO_SKAN_MOCK. Each test starts its own server on a free port; the
+script prints one line per test and ends with "N passed, M failed" (exit 1 on any failure).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+BINARY = sys.argv[1]
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".out")
+os.makedirs(OUT, exist_ok=True)
+
+
+class Server:
+    def __init__(self, *args):
+        self.process = subprocess.Popen([BINARY, "--port", "0", *args], stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if "listening on" not in line:
+            raise RuntimeError("server did not start: " + line)
+        self.base = line.strip().rsplit(" ", 1)[-1]
+
+    def get(self, path, params=None, headers=None):
+        url = self.base + path + ("?" + urllib.parse.urlencode(params) if params else "")
+        request = urllib.request.Request(url, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def skan4(self, device, event="__SESSION__", **extra):
+        params = {"a": "KEY", "i": "com.example.app", "p": "iOS", "idfv": device, "n": event,
+                  "skan_current_conversion_value": "0",
+                  "skan_first_call_to_skadnetwork_timestamp": str(int(time.time()) - 60)}
+        params.update(extra)
+        return self.get("/api/v2/conversion_value", params)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                     "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait_for(driver, condition, seconds=2.0, message="condition"):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d), message)
+
+
+def rows(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#feed tbody tr")
+
+
+def javascript_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def live(driver):
+    wait_for(driver, lambda d: d.find_element(By.ID, "connection").text == "live", 5, "connection live")
+
+
+def test_rows_appear_live_and_details_open(driver):
+    server = Server()
+    try:
+        server.skan4("QA-1")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "the first request listed on load")
+        live(driver)
+        server.skan4("QA-1")
+        server.skan4("QA-2", p0_coarse="7")
+        started = time.time()
+        wait_for(driver, lambda d: len(rows(d)) == 3, 2, "two new rows within 2 s, no reload")
+        assert time.time() - started < 2
+        first = rows(driver)[0]  # newest first
+        cells = [cell.text for cell in first.find_elements(By.TAG_NAME, "td")]
+        assert cells[1:5] == ["skan4", "QA-2", "__SESSION__", "p0"], cells
+        assert cells[6] == "1", cells
+        first.click()
+        details = driver.find_element(By.ID, "details")
+        wait_for(driver, lambda d: details.is_displayed(), 2, "details shown")
+        findings = driver.find_element(By.ID, "details-findings").text
+        assert "coarse_value_out_of_range" in findings and "p0_coarse" in findings, findings
+        params = driver.find_element(By.ID, "details-params").text
+        assert "p0_coarse 7" in params, params
+        assert '"status": "ok"' in driver.find_element(By.ID, "details-answer").text
+        driver.find_element(By.ID, "copy-curl").click()
+        curl = driver.find_element(By.ID, "curl-text").get_attribute("value")
+        assert curl.startswith("curl '" + server.base + "/api/v2/conversion_value?") and "p0_coarse=7" in curl, curl
+        driver.save_screenshot(os.path.join(OUT, "console-details.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def test_pause_and_follow(driver):
+    server = Server()
+    try:
+        driver.get(server.base + "/__admin/ui")
+        live(driver)
+        driver.find_element(By.ID, "pause").click()
+        server.skan4("P-1")
+        wait_for(driver, lambda d: d.find_element(By.ID, "buffered").is_displayed(), 2, "buffered notice")
+        assert len(rows(driver)) == 0
+        driver.find_element(By.ID, "pause").click()
+        wait_for(driver, lambda d: len(rows(d)) == 1, 2, "buffered row shown on follow")
+    finally:
+        server.stop()
+
+
+def test_filter_link_reopens_the_same_view(driver):
+    server = Server()
+    try:
+        server.skan4("QA-1")
+        server.skan4("QA-1", p0_coarse="9")
+        server.skan4("OTHER", p0_coarse="9")
+        driver.get(server.base + "/__admin/ui?device=QA-1&has_issues=true")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "one matching row")
+        assert driver.find_element(By.CSS_SELECTOR, "#filters input[name=device]").get_attribute("value") == "QA-1"
+        assert driver.find_element(By.CSS_SELECTOR, "#filters input[name=has_issues]").is_selected()
+        live(driver)
+        server.skan4("QA-1", p0_coarse="8")   # matches
+        server.skan4("QA-1")                  # clean: filtered out
+        server.skan4("OTHER", p0_coarse="8")  # another device: filtered out
+        wait_for(driver, lambda d: len(rows(d)) == 2, 2, "the matching live row")
+        time.sleep(0.3)
+        assert len(rows(driver)) == 2
+    finally:
+        server.stop()
+
+
+def test_device_view_has_three_lanes(driver):
+    server = Server()
+    try:
+        server.skan4("LANE-1")
+        server.skan4("LANE-1", event="buy", skan_total_revenue_by_currency='{"USD":12}', p0_total_iap_revenue='{"USD":12}')
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 2, 5, "rows")
+        driver.find_element(By.LINK_TEXT, "LANE-1").click()
+        wait_for(driver, lambda d: d.find_element(By.ID, "device-title").text == "Device LANE-1", 5, "device heading")
+        assert "view=device" in driver.current_url
+        labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#lanes .lane-label")]
+        assert labels == ["p0", "p1", "p2"], labels
+        points = driver.find_elements(By.CSS_SELECTOR, "#lanes circle.point")
+        assert len(points) == 2
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#lanes path.fine")) == 1
+        assert '"requests": 2' in driver.find_element(By.ID, "device-state").text
+        points[1].click()
+        wait_for(driver, lambda d: d.find_element(By.ID, "details").is_displayed(), 2, "details from a point")
+        assert "#2 GET /api/v2/conversion_value" == driver.find_element(By.ID, "details-title").text
+        driver.save_screenshot(os.path.join(OUT, "console-device.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def test_injected_html_is_shown_as_text(driver):
+    server = Server()
+    try:
+        payload = "<img src=x onerror=alert(1)>"
+        driver.get(server.base + "/__admin/ui")
+        live(driver)
+        server.skan4("XSS", event=payload, **{payload: payload})
+        wait_for(driver, lambda d: len(rows(d)) == 1, 2, "row")
+        assert rows(driver)[0].find_elements(By.TAG_NAME, "td")[3].text == payload
+        assert not driver.find_elements(By.CSS_SELECTOR, "#feed img, #details img")
+        rows(driver)[0].click()
+        assert payload in driver.find_element(By.ID, "details-params").text
+        assert not driver.find_elements(By.CSS_SELECTOR, "#details img")
+        try:
+            alert = driver.switch_to.alert
+            raise AssertionError("an alert opened: " + alert.text)
+        except Exception as error:  # NoAlertPresentException is the good case
+            if isinstance(error, AssertionError):
+                raise
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def test_reset_clears_the_open_page(driver):
+    server = Server()
+    try:
+        server.skan4("R-1")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "row")
+        live(driver)
+        request = urllib.request.Request(server.base + "/__admin/reset", method="POST")
+        urllib.request.urlopen(request, timeout=5).read()
+        wait_for(driver, lambda d: len(rows(d)) == 0, 2, "rows cleared by the reset event")
+        server.skan4("R-2")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 2, "new row after reset")
+    finally:
+        server.stop()
+
+
+def test_admin_token_is_asked_once(driver):
+    server = Server("--admin-token", "s3cret")
+    try:
+        server.skan4("TOKEN-1")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: d.find_element(By.ID, "token-form").is_displayed(), 5, "token form")
+        driver.find_element(By.ID, "token").send_keys("s3cret")
+        driver.find_element(By.CSS_SELECTOR, "#token-form button").click()
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "rows with the token")
+        live(driver)
+        server.skan4("TOKEN-1")
+        wait_for(driver, lambda d: len(rows(d)) == 2, 2, "live row through the token-bearing stream")
+        driver.refresh()  # kept for the tab
+        wait_for(driver, lambda d: len(rows(d)) == 2, 5, "rows after reload without asking again")
+        assert not driver.find_element(By.ID, "token-form").is_displayed()
+    finally:
+        server.stop()
+
+
+def test_screenshot_of_the_console(driver):
+    server = Server()
+    try:
+        now = str(int(time.time()) - 60)
+        for device in ("iPhone-QA-1", "iPhone-QA-2"):
+            server.skan4(device)
+            server.skan4(device)
+        server.skan4("iPhone-QA-1", event="purchase", skan_total_revenue_by_currency='{"USD":4.99}')
+        server.skan4("iPhone-QA-2", event="level_up", p0_coarse="5", skan_first_call_to_skadnetwork_timestamp=now + "000")
+        server.get("/api/v2/conversion-value", {"idfv": "iPhone-QA-3", "n": "__SESSION__"})
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 7, 5, "rows")
+        live(driver)
+        time.sleep(0.5)
+        driver.save_screenshot(os.path.join(OUT, "console.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def main():
+    tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]
+    passed = failed = 0
+    driver = browser()
+    try:
+        for test in tests:
+            driver.get("about:blank")
+            driver.get_log("browser")
+            try:
+                test(driver)
+                passed += 1
+                print("ok   ", test.__name__, flush=True)
+            except Exception:
+                failed += 1
+                print("FAIL ", test.__name__, flush=True)
+                traceback.print_exc()
+    finally:
+        driver.quit()
+    print(f"browser: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
