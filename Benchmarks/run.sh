@@ -29,6 +29,7 @@ install_missing() {
     command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
     command -v python3 >/dev/null || missing+=(python3)
     command -v curl >/dev/null || missing+=(curl)
+    command -v strace >/dev/null || missing+=(strace)
     [ ${#missing[@]} -eq 0 ] && return
     log "installing ${missing[*]}"
     local sudo=""
@@ -114,6 +115,7 @@ echo "startup $START_MEDIAN $START_MIN $START_MAX" >>"$TMP/figures"
 start_skan "$TMP/journal.jsonl"
 V2=$($TOOLS v2-query)
 V1=$($TOOLS v1-query)
+V2P0=$($TOOLS v2-p0-query)
 BODY=$($TOOLS get "$SKAN_PORT" "$V2")
 case "$BODY" in *'"conversion_value"'*) ;; *) echo "unexpected v2 answer: $BODY" >&2; exit 1 ;; esac
 $TOOLS get "$SKAN_PORT" "$V1" >/dev/null
@@ -158,9 +160,21 @@ done
 log "wrk -t1 -c$CONNECTIONS -d${DURATION}s per case (after ${WARMUP}s of warm-up)"
 run_wrk nginx "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"
 run_wrk v2 "http://127.0.0.1:$SKAN_PORT$V2"
+# Three QA consoles following the live feed while the same load runs (issue 12: at most 10% less).
+$TOOLS consoles "$SKAN_PORT" 3 "$((WARMUP + DURATION + 2))" >"$TMP/consoles.txt" &
+CONSOLES_PID=$!
+sleep 0.5
+run_wrk v2consoles "http://127.0.0.1:$SKAN_PORT$V2"
+wait "$CONSOLES_PID"
+log "consoles received $(cat "$TMP/consoles.txt") bytes"
+run_wrk v2p0 "http://127.0.0.1:$SKAN_PORT$V2P0"
 run_wrk v1 "http://127.0.0.1:$SKAN_PORT$V1"
 run_wrk health "http://127.0.0.1:$SKAN_PORT/__admin/health"
 run_wrk nginx2 "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"
+log "system calls per request: strace -f -c while wrk sends 20,000 p0 requests"
+SYSCALLS=$($TOOLS syscalls "$SKAN_PORT" "$SKAN_PID" 20000 wrk -t1 -c"$CONNECTIONS" -d300s "http://127.0.0.1:$SKAN_PORT$V2P0")
+log "system calls per request: $SYSCALLS"
+echo "syscalls $SYSCALLS" >>"$TMP/figures"
 JOURNAL_LINES=$(wc -l <"$TMP/journal.jsonl")
 echo "journal_lines $JOURNAL_LINES" >>"$TMP/figures"
 stop_pid "$NGINX_PID"

@@ -59,6 +59,77 @@ def v2_query():
     return "/api/v2/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
 
 
+def v2_p0_query():
+    """Issue 15's case: an 18-parameter SKAN 4 request in window p0 (first call an hour ago)."""
+    now = int(time.time())
+    params = [
+        ("a", "bench_api_key_0123456789abcdef"), ("v", "17.4.1"), ("i", "com.example.benchmark"),
+        ("app_v", "3.12.0"), ("n", "__SESSION__"), ("p", "iOS"),
+        ("idfv", "6D5C2A9E-0F4B-4C3A-9A51-3E2B7C1D8F02"), ("idfa", "00000000-0000-0000-0000-000000000000"),
+        ("skan_current_conversion_value", "1"), ("prev_fine_value", "0"),
+        ("skan_first_call_to_skadnetwork_timestamp", str(now - 3600)),
+        ("skan_last_call_to_skadnetwork_timestamp", str(now - 60)),
+        ("skan_total_revenue_by_currency", json.dumps({"USD": 4.99}, separators=(",", ":"))),
+        ("skan_total_admon_revenue_by_currency", json.dumps({"USD": 0.12}, separators=(",", ":"))),
+        ("p0_coarse", "1"), ("p0_prev_coarse_value", "0"),
+        ("p0_total_iap_revenue", json.dumps({"USD": 4.99}, separators=(",", ":"))),
+        ("p0_total_admon_revenue", json.dumps({"USD": 0.12}, separators=(",", ":"))),
+    ]
+    return "/api/v2/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+
+
+def consoles(port, count, seconds):
+    """Opens `count` live-feed readers (/__admin/events), reads them for `seconds`, and returns the
+    bytes each received: what three open QA consoles cost the server."""
+    import threading
+    received = [0] * count
+
+    def reader(index):
+        with socket.create_connection(("127.0.0.1", port), timeout=seconds + 5) as s:
+            s.sendall(b"GET /__admin/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            deadline = time.time() + seconds
+            s.settimeout(0.5)
+            while time.time() < deadline:
+                try:
+                    chunk = s.recv(1 << 16)
+                except socket.timeout:
+                    continue
+                if not chunk:
+                    break
+                received[index] += len(chunk)
+
+    threads = [threading.Thread(target=reader, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return received
+
+
+def syscalls_per_request(port, pid, total, wrk_command):
+    """Attaches `strace -f -c` to the server while wrk sends about `total` requests; returns the
+    system calls per request (the server's own request count) and the three most frequent calls."""
+    before = served(port)
+    out = f"/tmp/skan-strace-{pid}.txt"
+    tracer = subprocess.Popen(["strace", "-f", "-c", "-q", "-o", out, "-p", str(pid)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    drive(port, before + total, wrk_command)
+    after = served(port)
+    tracer.send_signal(signal.SIGINT)
+    tracer.wait(timeout=30)
+    calls = {}
+    with open(out) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
+                calls[parts[-1]] = int(parts[3])
+    os.remove(out)
+    requests = max(after - before, 1)
+    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
+    return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
+
+
 def v1_query():
     now = int(time.time())
     params = [
@@ -222,7 +293,7 @@ def report(figures_path, results_path, extra):
     with open(figures_path) as f:
         for line in f:
             key, _, rest = line.rstrip("\n").partition(" ")
-            if key in ("nginx", "v2", "v1", "health", "nginx2"):
+            if key in ("nginx", "v2", "v2p0", "v2consoles", "v1", "health", "nginx2"):
                 rps, p50, p99, requests, errors = rest.split()
                 wrk[key] = {"rps": float(rps), "p50": float(p50), "p99": float(p99),
                             "requests": int(requests), "errors": int(errors)}
@@ -241,9 +312,13 @@ def report(figures_path, results_path, extra):
     rows = []
     names = [("nginx", "nginx, fixed JSON body (ceiling, mean of the runs before and after)"),
              ("v2", "skan-mock /api/v2/conversion_value (SKAN 4, full query, journal to file)"),
+             ("v2consoles", "same, with three QA consoles open on the live feed"),
+             ("v2p0", "skan-mock /api/v2/conversion_value (SKAN 4, 18 parameters, window p0, journal to file)"),
              ("v1", "skan-mock /api/v1/conversion_value (SKAN 3, journal to file)"),
              ("health", "skan-mock /__admin/health")]
     for key, label in names:
+        if key not in wrk:
+            continue
         r = dict(wrk[key])
         if key == "nginx":
             r["rps"] = ceiling
@@ -253,7 +328,14 @@ def report(figures_path, results_path, extra):
         rows.append((label, r["rps"], r["rps"] / ceiling, r["p50"], r["p99"], r["errors"]))
 
     v2 = wrk["v2"]
+    p0 = wrk.get("v2p0", v2)
+    per_request = float(figures["syscalls"].split()[0]) if "syscalls" in figures else float("nan")
+    consoles_loss = 1 - wrk["v2consoles"]["rps"] / v2["rps"] if "v2consoles" in wrk else float("nan")
     targets = [
+        ("SKAN 4 p0 path, journal on, >= 0.4 x nginx (issue 15)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.4),
+        ("SKAN 4 p0 p99 <= 3 ms at %s connections (issue 15)" % info["connections"], "%.3f ms" % p0["p99"], p0["p99"] <= 3.0),
+        ("system calls per keep-alive request <= 8 (issue 15)", "%.2f" % per_request, per_request <= 8),
+        ("three open consoles cost v2 at most 10%% (issue 12)", "%.1f %%" % (100 * consoles_loss), consoles_loss <= 0.10),
         ("v2 throughput, journal on, >= 0.5 x nginx", "%.2f x" % (v2["rps"] / ceiling), v2["rps"] / ceiling >= 0.5),
         ("v2 p99 < 2 ms at %s connections" % info["connections"], "%.3f ms" % v2["p99"], v2["p99"] < 2.0),
         ("start-up < 25 ms (median of 20)", "%.1f ms" % start_median, start_median < 25.0),
@@ -282,7 +364,12 @@ def report(figures_path, results_path, extra):
     for name, value, ok in targets:
         checks.append("| %s | %s | %s |" % (name, value, "pass" if ok else "FAIL"))
 
-    text = "\n".join(table) + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
+    syscall_line = ""
+    if "syscalls" in figures:
+        value, top = figures["syscalls"].split()
+        syscall_line = "\n\nSystem calls per request (`strace -f -c` on the server while wrk sends the p0 query): %.2f (%s)" % (
+            float(value), top.replace(",", ", "))
+    text = "\n".join(table) + syscall_line + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
         start_median, start_min, start_max) + "\n".join(memory) + "\n\n" + "\n".join(checks) + "\n"
     print()
     print(text)
@@ -340,6 +427,12 @@ def main():
         print(free_port())
     elif command == "v2-query":
         print(v2_query())
+    elif command == "v2-p0-query":
+        print(v2_p0_query())
+    elif command == "consoles":
+        print(*consoles(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])))
+    elif command == "syscalls":
+        print("%.2f %s" % syscalls_per_request(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]))
     elif command == "v1-query":
         print(v1_query())
     elif command == "get":
