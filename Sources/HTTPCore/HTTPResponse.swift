@@ -28,14 +28,7 @@ public struct HTTPResponse: Sendable {
     /// Appends the wire form to `buffer`: one contiguous write per response, or per batch of
     /// pipelined responses, so a small answer costs one `send`.
     func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
-        buffer.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
-        for field in headers
-        where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
-            buffer.append(contentsOf: field.name.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
-        }
+        appendStatusAndFields(to: &buffer)
         if status.code >= 200 && status.code != 204 && status.code != 304 {
             buffer.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
         }
@@ -46,6 +39,12 @@ public struct HTTPResponse: Sendable {
 
     /// The head of a streamed answer: no `Content-Length`, the body ends when the connection closes.
     func serializeStreamHead(into buffer: inout [UInt8]) {
+        appendStatusAndFields(to: &buffer)
+        buffer.append(contentsOf: "Connection: close\r\n\r\n".utf8)
+    }
+
+    /// The status line and the handler's fields; the framing fields are the connection's to write.
+    private func appendStatusAndFields(to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
         for field in headers
         where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
@@ -54,7 +53,6 @@ public struct HTTPResponse: Sendable {
             buffer.append(contentsOf: field.value.utf8)
             buffer.append(contentsOf: "\r\n".utf8)
         }
-        buffer.append(contentsOf: "Connection: close\r\n\r\n".utf8)
     }
 }
 
