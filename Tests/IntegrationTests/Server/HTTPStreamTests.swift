@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPCore
+
+/// Streamed answers (`HTTPResponseWriter.stream`) over real sockets: bytes written before and
+/// after the head arrive in order, the body ends with the connection, the handler hears when the
+/// client leaves, and a stopping server closes open streams instead of waiting for them.
+@Suite("Streamed answers over real sockets")
+struct HTTPStreamTests {
+    final class Streams: Sendable {
+        let open = Mutex<[HTTPStream]>([])
+        let closed = Atomic<Int>(0)
+    }
+
+    private func server(_ streams: Streams) throws -> TestHTTPServer {
+        var router = HTTPRouter()
+        router.on(.get, "/stream") { _, _, writer in
+            var head = HTTPResponse()
+            head.headers.set("Content-Type", "text/event-stream")
+            let stream = writer.stream(head)
+            stream.write(Array("first\n".utf8))   // may come before the connection took the stream
+            stream.onClose { streams.closed.add(1, ordering: .relaxed) }
+            streams.open.withLock { $0.append(stream) }
+        }
+        router.on(.get, "/hello") { _, _, writer in writer.send(.json("{}")) }
+        return try TestHTTPServer(responder: router)
+    }
+
+    @Test func writesArriveInOrderAndTheBodyEndsWithTheConnection() throws {
+        let streams = Streams()
+        let test = try server(streams)
+        let stream: HTTPStream
+        do {
+            let client = try RawConnection(port: test.port)
+            client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = client.read(until: "first\n")
+            #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(head.contains("Connection: close\r\n") && !head.contains("Content-Length"))
+            stream = try #require(streams.open.withLock { $0.first })
+            stream.write(Array("second\n".utf8))
+            stream.write(Array("third\n".utf8))
+            stream.close()
+            let rest = client.readToEnd()
+            #expect(rest.text == "second\nthird\n" && rest.closed)
+        }  // the client closes its side: the connection is gone
+        for _ in 0..<100 where streams.closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(streams.closed.load(ordering: .relaxed) == 1)
+        #expect(stream.pendingBytes == 0)
+        // Other clients are served meanwhile and after.
+        #expect(try CurlClient().get(test.url("/hello")).status == 200)
+    }
+
+    @Test func theHandlerHearsWhenTheClientLeaves() throws {
+        let streams = Streams()
+        let test = try server(streams)
+        do {
+            let client = try RawConnection(port: test.port)
+            client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = client.read(until: "first\n")
+        }  // closed here
+        for _ in 0..<200 where streams.closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(streams.closed.load(ordering: .relaxed) == 1)
+        // Writing to a stream whose client left is harmless.
+        streams.open.withLock { $0.first }?.write(Array("late\n".utf8))
+    }
+
+    @Test func aStoppingServerClosesOpenStreams() throws {
+        let streams = Streams()
+        let test = try server(streams)
+        let client = try RawConnection(port: test.port)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = client.read(until: "first\n")
+        let started = Date()
+        test.server.shutdown(gracePeriod: 5)
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(client.readToEnd().closed)
+        #expect(streams.closed.load(ordering: .relaxed) == 1)
+    }
+}
