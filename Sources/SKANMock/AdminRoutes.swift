@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPCore
 import SKANDomain
 
@@ -22,12 +23,11 @@ struct AdminRoutes: Sendable {
             journal.clear()
             writer.send(Self.ok)
         }
-        router.on(.post, "/__admin/reset") { _, _, writer in
-            journal.clear()
-            service.resetDevices()
-            context.faults.clear()
-            writer.send(Self.ok)
+        router.on(.get, "/__admin/requests/wait") { request, _, writer in waitForRequests(request, writer) }
+        router.on(.get, "/__admin/requests/mark") { _, _, writer in
+            writer.send(Self.json(["last_id": .int(journal.lastId)]))
         }
+        router.on(.post, "/__admin/reset") { request, _, writer in writer.send(reset(request)) }
         router.on(.get, "/__admin/faults") { _, _, writer in
             writer.send(Self.json(["faults": context.faults.json]))
         }
@@ -132,6 +132,56 @@ struct AdminRoutes: Sendable {
             context.clock.advance(seconds: seconds)
         }
         return clock()
+    }
+
+    /// Answers when `count` entries match or the timeout runs out, whichever comes first; the
+    /// request holds no thread meanwhile (the journal or a timer answers it later).
+    private func waitForRequests(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let query: WaitQuery
+        do {
+            query = try WaitQuery(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            writer.send(.jsonError(error.reason, status: .badRequest))
+            return
+        }
+        let journal = self.journal
+        let filter = query.filter
+        let id = journal.wait(for: filter, count: query.count) { timedOut in
+            writer.send(.json(Self.waitAnswer(journal.query(filter), timedOut: timedOut)))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {
+            journal.expire(id)
+        }
+    }
+
+    /// `/__admin/requests`'s answer with `"timed_out"` added.
+    static func waitAnswer(_ page: JournalPage, timedOut: Bool) -> [UInt8] {
+        var bytes = page.json()
+        bytes.removeLast()  // the closing brace
+        bytes.append(contentsOf: Array(",\"timed_out\":\(timedOut)}".utf8))
+        return bytes
+    }
+
+    /// `scope=state` (default): journal, devices, faults; `scope=all`: also the start-up model (and
+    /// its faults) and the start-up clock offset. The answer lists what was reset.
+    private func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let scope: ResetScope
+        do {
+            scope = try ResetScope(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            return .jsonError(error.reason, status: .badRequest)
+        }
+        journal.clear()
+        service.resetDevices()
+        switch scope {
+        case .state:
+            context.faults.clear()
+        case .all:
+            service.replaceModel(context.startup.model)
+            context.faults.replace(with: context.startup.model.faults)
+            context.clock.setOffset(seconds: context.startup.clockOffsetSeconds)
+        }
+        return Self.json(["status": "ok", "reset": .array(scope.parts.map { .string($0) })])
     }
 
     private func withFilter(_ request: HTTPRequest, _ body: (JournalFilter) -> HTTPResponse) -> HTTPResponse {

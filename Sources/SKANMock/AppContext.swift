@@ -10,4 +10,5 @@ struct AppContext: Sendable {
     let metrics: ServerMetrics
     let modelStatus: ModelStatus
     let startedAt: Int64
+    let startup: StartupState
 }

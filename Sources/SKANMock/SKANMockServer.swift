@@ -37,7 +37,8 @@ public final class SKANMockServer: Sendable {
 
         let context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
-            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds()
+            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
+            startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
         var router = HTTPRouter()
         AdminRoutes(context: context).register(on: &router)
