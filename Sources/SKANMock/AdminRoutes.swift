@@ -24,6 +24,11 @@ struct AdminRoutes: Sendable {
             writer.send(Self.ok)
         }
         router.on(.get, "/__admin/requests/wait") { request, _, writer in waitForRequests(request, writer) }
+        router.on(.get, "/__admin/report") { request, _, writer in
+            writer.send(withFilter(request) { filter in
+                Self.json(JournalReport(entries: journal.query(filter).entries.map(\.json)).json)
+            })
+        }
         router.on(.get, "/__admin/requests/mark") { _, _, writer in
             writer.send(Self.json(["last_id": .int(journal.lastId)]))
         }
