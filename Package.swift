@@ -7,11 +7,13 @@ import PackageDescription
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
 let package = Package(
     name: "skan-mock",
-    platforms: [.macOS(.v15)],  // Synchronization.Mutex
+    platforms: [.macOS(.v15), .iOS(.v15)],  // Synchronization.Mutex (server); iOS for SKANMockClient
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SKANDomain", targets: ["SKANDomain"]),
+        // For app test targets (XCTest, Swift Testing): Foundation only, no dependency on the server.
+        .library(name: "SKANMockClient", targets: ["SKANMockClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +22,7 @@ let package = Package(
         .target(name: "HTTPCore"),
         .target(name: "SKANDomain"),
         .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
+        .target(name: "SKANMockClient"),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
@@ -36,6 +39,7 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
+        .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "CCurl"]
