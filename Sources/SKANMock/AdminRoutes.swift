@@ -53,6 +53,9 @@ struct AdminRoutes: Sendable {
         router.on(.get, "/__admin/model") { _, _, writer in
             writer.send(.json(JSONWriter.serialize(service.model.json)))
         }
+        router.on(.get, "/__admin/openapi.yaml") { _, _, writer in
+            writer.send(HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
+        }
         router.on(.put, "/__admin/model") { request, _, writer in writer.send(replaceModel(request)) }
         router.on(.get, "/__admin/devices/{device}") { _, parameters, writer in
             let device = parameters["device"] ?? ""
@@ -131,11 +134,13 @@ struct AdminRoutes: Sendable {
         else {
             return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
         }
-        if member.key == "offset_s" {
-            context.clock.setOffset(seconds: seconds)
-        } else {
-            context.clock.advance(seconds: seconds)
+        // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow.
+        let target = member.key == "offset_s" ? seconds : context.clock.offsetSeconds.addingReportingOverflow(seconds).partialValue
+        let overflowed = member.key == "advance_s" && context.clock.offsetSeconds.addingReportingOverflow(seconds).overflow
+        guard !overflowed, target >= -Self.maxClockOffsetSeconds, target <= Self.maxClockOffsetSeconds else {
+            return .jsonError("the clock offset must stay within 100 years (\(Self.maxClockOffsetSeconds) s) of the real time", status: .badRequest)
         }
+        context.clock.setOffset(seconds: target)
         return clock()
     }
 
@@ -196,6 +201,9 @@ struct AdminRoutes: Sendable {
             return .jsonError(error.reason, status: .badRequest)
         }
     }
+
+    /// 100 years: far past every SKAN window, far from overflowing milliseconds since 1970.
+    static let maxClockOffsetSeconds: Int64 = 3_155_760_000
 
     static let ok = HTTPResponse.json("{\"status\":\"ok\"}")
 
