@@ -41,6 +41,15 @@ public final class JournalWaiters: Sendable {
         state.withLock { $0.waiting.removeValue(forKey: id) }
     }
 
+    /// Answers every waiter as timed out (the server is stopping: nobody should wait for its grace period).
+    public func expireAll() {
+        let all = state.withLock { s in
+            defer { s.waiting.removeAll() }
+            return Array(s.waiting.values)
+        }
+        for waiter in all { waiter.answer(true) }
+    }
+
     /// Answers every waiter whose filter now matches at least `count` entries. `matching` counts
     /// entries for a filter (the journal's `count`), called outside this lock.
     func check(matching: (JournalFilter) -> Int) {

@@ -81,6 +81,7 @@ public final class SKANMockServer: Sendable {
     /// Stops accepting, finishes requests in flight, and flushes the journal log.
     public func stop(gracePeriod: Double = 5) {
         watcher?.stop()
+        journal.waiters.expireAll()
         http.shutdown(gracePeriod: gracePeriod)
         sink?.flush()
     }

@@ -68,4 +68,13 @@ private final class Answers: Sendable {
         #expect(answers.all.count == 50)
         #expect(answers.all.allSatisfy { $0 == false })
     }
+
+    @Test func expireAllAnswersEveryoneTimedOut() {
+        let journal = Journal(clock: ManualClock(seconds: T0))
+        let answers = Answers()
+        for _ in 0..<3 { _ = journal.wait(for: JournalFilter(device: "none"), count: 1) { answers.add($0) } }
+        journal.waiters.expireAll()
+        #expect(answers.all == [true, true, true])
+        #expect(journal.waiters.count == 0)
+    }
 }
