@@ -28,7 +28,7 @@ public struct SKANMockClient: Sendable {
 
     /// One page of the journal (`GET /__admin/requests`).
     public struct Page: Sendable, Decodable {
-        public var requests: [MockJournalEntry]
+        public var requests: [JournalEntry]
         /// Matches before `limit`.
         public var total: Int
         /// Entries the server dropped because its journal was full.
@@ -37,7 +37,7 @@ public struct SKANMockClient: Sendable {
 
     /// What `waitForRequests` got: the matching entries, and whether the wait ran out first.
     public struct WaitResult: Sendable, Decodable {
-        public var requests: [MockJournalEntry]
+        public var requests: [JournalEntry]
         public var total: Int
         public var dropped: Int64
         public var timedOut: Bool
@@ -71,7 +71,7 @@ public struct SKANMockClient: Sendable {
 
     // MARK: Journal
 
-    public func requests(_ filter: RequestFilter = RequestFilter()) async throws -> [MockJournalEntry] {
+    public func requests(_ filter: RequestFilter = RequestFilter()) async throws -> [JournalEntry] {
         try await page(filter).requests
     }
 
@@ -145,7 +145,7 @@ public struct SKANMockClient: Sendable {
 
     // MARK: Faults, clock, model
 
-    public func setFaults(_ faults: [MockFault]) async throws {
+    public func setFaults(_ faults: [Fault]) async throws {
         let body = try JSONEncoder().encode(MockJSON.object(["faults": .array(faults.map(\.json))]))
         _ = try await call("PUT", "/__admin/faults", body: body)
     }

@@ -18,7 +18,7 @@ public enum SKANMockClientError: Error, Sendable, CustomStringConvertible {
 
 /// `expectNoFindings` found some: every finding with the request it came from, one per line.
 public struct FindingsError: Error, Sendable, CustomStringConvertible {
-    public let entries: [MockJournalEntry]
+    public let entries: [JournalEntry]
 
     public var description: String {
         let count = entries.reduce(0) { $0 + $1.issues.count }

@@ -1,6 +1,6 @@
 /// One fault rule for `setFaults` (`PUT /__admin/faults`): what to do to which endpoint's requests,
 /// and for how many of them.
-public struct MockFault: Sendable, Equatable {
+public struct Fault: Sendable, Equatable {
     public var endpoint: String
     public var type: String
     public var status: Int?
@@ -21,18 +21,18 @@ public struct MockFault: Sendable, Equatable {
     }
 
     /// Answer this HTTP status with an error body.
-    public static func status(_ code: Int, endpoint: String = "*", times: Int? = nil) -> MockFault {
-        MockFault(endpoint: endpoint, type: "status", status: code, times: times)
+    public static func status(_ code: Int, endpoint: String = "*", times: Int? = nil) -> Fault {
+        Fault(endpoint: endpoint, type: "status", status: code, times: times)
     }
 
     /// Answer normally after a delay.
-    public static func delay(milliseconds: ClosedRange<Int>, endpoint: String = "*", times: Int? = nil) -> MockFault {
-        MockFault(endpoint: endpoint, type: "delay", delayMilliseconds: milliseconds, times: times)
+    public static func delay(milliseconds: ClosedRange<Int>, endpoint: String = "*", times: Int? = nil) -> Fault {
+        Fault(endpoint: endpoint, type: "delay", delayMilliseconds: milliseconds, times: times)
     }
 
     /// `malformed`, `empty` or `drop`.
-    public static func kind(_ type: String, endpoint: String = "*", times: Int? = nil) -> MockFault {
-        MockFault(endpoint: endpoint, type: type, times: times)
+    public static func kind(_ type: String, endpoint: String = "*", times: Int? = nil) -> Fault {
+        Fault(endpoint: endpoint, type: type, times: times)
     }
 
     var json: MockJSON {

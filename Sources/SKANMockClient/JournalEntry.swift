@@ -1,7 +1,7 @@
 import Foundation
 
 /// One request the server recorded, as `/__admin/requests` answers it.
-public struct MockJournalEntry: Sendable, Equatable, Decodable {
+public struct JournalEntry: Sendable, Equatable, Decodable {
     /// What the server sent back.
     public struct Response: Sendable, Equatable, Decodable {
         public var status: Int
@@ -25,14 +25,14 @@ public struct MockJournalEntry: Sendable, Equatable, Decodable {
     public var skan: MockJSON?
     /// `p0`, `p1`, `p2`, `over`, or nil.
     public var window: String?
-    public var issues: [MockFinding]
+    public var issues: [Finding]
     public var response: Response
     public var durationMicroseconds: Int64?
     /// What a fault did to the request, when one did.
     public var fault: MockJSON?
 
     /// The validation findings (the journal calls them `issues`).
-    public var findings: [MockFinding] { issues }
+    public var findings: [Finding] { issues }
 
     /// A parameter's value as sent (the last one for a repeated key).
     public func param(_ name: String) -> String? {
@@ -56,7 +56,7 @@ public struct MockJournalEntry: Sendable, Equatable, Decodable {
 }
 
 /// A validation finding: what was wrong with one parameter of a request.
-public struct MockFinding: Sendable, Equatable, Decodable {
+public struct Finding: Sendable, Equatable, Decodable {
     public var param: String?
     /// Stable code, e.g. `timestamp_in_milliseconds`.
     public var code: String
