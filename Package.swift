@@ -8,13 +8,15 @@ import PackageDescription
 //   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
 let package = Package(
     name: "skan-mock",
-    platforms: [.macOS(.v15)],  // Synchronization.Mutex
+    platforms: [.macOS(.v15), .iOS(.v15)],  // Synchronization.Mutex (server); iOS for SKANMockClient
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
         // The whole server in process, for a user's own Swift tests: start on port 0, stop, read the journal.
         .library(name: "SKANMockServer", targets: ["SKANMock"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SKANDomain", targets: ["SKANDomain"]),
+        // For app test targets (XCTest, Swift Testing): Foundation only, no dependency on the server.
+        .library(name: "SKANMockClient", targets: ["SKANMockClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +26,7 @@ let package = Package(
         .target(name: "SKANDomain"),
         .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
+        .target(name: "SKANMockClient"),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
@@ -42,6 +45,7 @@ let package = Package(
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
+        .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "CCurl"]

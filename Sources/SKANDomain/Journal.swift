@@ -26,6 +26,8 @@ public final class Journal: Sendable {
     private let clock: any SKANClock
     private let sink: (any JournalSink)?
     private let state: Mutex<State>
+    /// Who waits for entries to arrive (`wait(for:count:answer:)`); checked after each commit.
+    public let waiters = JournalWaiters()
 
     public init(capacity: Int = 10_000, clock: any SKANClock = SystemClock(), sink: (any JournalSink)? = nil) {
         self.capacity = max(1, capacity)
@@ -64,6 +66,7 @@ public final class Journal: Sendable {
             return (nil, displaced)
         }
         sink?.afterRecord()
+        waiters.check(matching: { self.count($0) })
         return id
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPCore
 import SKANDomain
 
@@ -23,13 +24,16 @@ struct AdminRoutes: Sendable {
             service.resetCoverage()
             writer.send(Self.ok)
         }
-        router.on(.post, "/__admin/reset") { _, _, writer in
-            journal.clear()
-            service.resetCoverage()
-            service.resetDevices()
-            context.faults.clear()
-            writer.send(Self.ok)
+        router.on(.get, "/__admin/requests/wait") { request, _, writer in waitForRequests(request, writer) }
+        router.on(.get, "/__admin/report") { request, _, writer in
+            writer.send(withFilter(request) { filter in
+                Self.json(JournalReport(entries: journal.query(filter).entries.map(\.json)).json)
+            })
         }
+        router.on(.get, "/__admin/requests/mark") { _, _, writer in
+            writer.send(Self.json(["last_id": .int(journal.lastId)]))
+        }
+        router.on(.post, "/__admin/reset") { request, _, writer in writer.send(reset(request)) }
         router.on(.get, "/__admin/faults") { _, _, writer in
             writer.send(Self.json(["faults": context.faults.json]))
         }
@@ -52,6 +56,9 @@ struct AdminRoutes: Sendable {
         }
         router.on(.get, "/__admin/model") { _, _, writer in
             writer.send(.json(JSONWriter.serialize(service.model.json)))
+        }
+        router.on(.get, "/__admin/openapi.yaml") { _, _, writer in
+            writer.send(HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
         }
         router.on(.put, "/__admin/model") { request, _, writer in writer.send(replaceModel(request)) }
         router.on(.get, "/__admin/devices/{device}") { _, parameters, writer in
@@ -131,12 +138,65 @@ struct AdminRoutes: Sendable {
         else {
             return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
         }
-        if member.key == "offset_s" {
-            context.clock.setOffset(seconds: seconds)
-        } else {
-            context.clock.advance(seconds: seconds)
+        // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow.
+        let target = member.key == "offset_s" ? seconds : context.clock.offsetSeconds.addingReportingOverflow(seconds).partialValue
+        let overflowed = member.key == "advance_s" && context.clock.offsetSeconds.addingReportingOverflow(seconds).overflow
+        guard !overflowed, target >= -Self.maxClockOffsetSeconds, target <= Self.maxClockOffsetSeconds else {
+            return .jsonError("the clock offset must stay within 100 years (\(Self.maxClockOffsetSeconds) s) of the real time", status: .badRequest)
         }
+        context.clock.setOffset(seconds: target)
         return clock()
+    }
+
+    /// Answers when `count` entries match or the timeout runs out, whichever comes first; the
+    /// request holds no thread meanwhile (the journal or a timer answers it later).
+    private func waitForRequests(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let query: WaitQuery
+        do {
+            query = try WaitQuery(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            writer.send(.jsonError(error.reason, status: .badRequest))
+            return
+        }
+        let journal = self.journal
+        let filter = query.filter
+        let id = journal.wait(for: filter, count: query.count) { timedOut in
+            writer.send(.json(Self.waitAnswer(journal.query(filter), timedOut: timedOut)))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {
+            journal.expire(id)
+        }
+    }
+
+    /// `/__admin/requests`'s answer with `"timed_out"` added.
+    static func waitAnswer(_ page: JournalPage, timedOut: Bool) -> [UInt8] {
+        var bytes = page.json()
+        bytes.removeLast()  // the closing brace
+        bytes.append(contentsOf: Array(",\"timed_out\":\(timedOut)}".utf8))
+        return bytes
+    }
+
+    /// `scope=state` (default): journal, devices, faults; `scope=all`: also the start-up model (and
+    /// its faults) and the start-up clock offset. The answer lists what was reset.
+    private func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let scope: ResetScope
+        do {
+            scope = try ResetScope(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            return .jsonError(error.reason, status: .badRequest)
+        }
+        journal.clear()
+        service.resetCoverage()
+        service.resetDevices()
+        switch scope {
+        case .state:
+            context.faults.clear()
+        case .all:
+            service.replaceModel(context.startup.model)
+            context.faults.replace(with: context.startup.model.faults)
+            context.clock.setOffset(seconds: context.startup.clockOffsetSeconds)
+        }
+        return Self.json(["status": "ok", "reset": .array(scope.parts.map { .string($0) })])
     }
 
     private func withFilter(_ request: HTTPRequest, _ body: (JournalFilter) -> HTTPResponse) -> HTTPResponse {
@@ -146,6 +206,9 @@ struct AdminRoutes: Sendable {
             return .jsonError(error.reason, status: .badRequest)
         }
     }
+
+    /// 100 years: far past every SKAN window, far from overflowing milliseconds since 1970.
+    static let maxClockOffsetSeconds: Int64 = 3_155_760_000
 
     static let ok = HTTPResponse.json("{\"status\":\"ok\"}")
 

@@ -13,4 +13,5 @@ struct AppContext: Sendable {
     /// Random per process: the first half of the event stream's ids, so a client reconnecting to
     /// a restarted server is told to start again.
     let bootId: String
+    let startup: StartupState
 }

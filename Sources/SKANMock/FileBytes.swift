@@ -30,3 +30,21 @@ public enum FileBytes {
         }
     }
 }
+
+extension FileBytes {
+    /// Writes `bytes` to `path`, replacing it (reports such as JUnit XML).
+    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                offset += count
+            } else if errno != EINTR {
+                throw Failure(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}

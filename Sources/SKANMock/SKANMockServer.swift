@@ -38,7 +38,8 @@ public final class SKANMockServer: Sendable {
         let context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
-            bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36)
+            bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
+            startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
         var router = HTTPRouter()
         AdminRoutes(context: context).register(on: &router)
@@ -97,6 +98,7 @@ public final class SKANMockServer: Sendable {
     /// Stops accepting, finishes requests in flight, and flushes the journal log.
     public func stop(gracePeriod: Double = 5) {
         watcher?.stop()
+        journal.waiters.expireAll()
         http.shutdown(gracePeriod: gracePeriod)
         sink?.flush()
     }

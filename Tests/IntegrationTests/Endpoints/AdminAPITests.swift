@@ -99,4 +99,17 @@ struct AdminAPITests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/\(name)").path
     }
+
+    @Test func servesTheOpenAPIDocumentAndBoundsTheClock() throws {
+        let mock = try TestSKANMock()
+        let document = try mock.client.get(mock.url("/__admin/openapi.yaml"))
+        #expect(document.status == 200)
+        #expect(document.header("Content-Type") == "application/yaml")
+        #expect(document.text.hasPrefix("openapi: 3.1.0\n"))
+        for body in [#"{"offset_s": 9223372036854775807}"#, #"{"offset_s": -9223372036854775808}"#, #"{"advance_s": 3155760001}"#] {
+            let response = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(body.utf8))
+            #expect(response.status == 400, "\(body)")
+        }
+        #expect(try mock.admin("/__admin/clock")["offset_s"] == 0)
+    }
 }

@@ -1,0 +1,65 @@
+/// A `JournalReport` as JUnit XML, so Jenkins, GitLab and GitHub Actions show SKAN mistakes as
+/// failed tests: every device is a testcase, every finding a `<failure>`; lines of the journal that
+/// could not be read fail a testcase of their own.
+public enum JUnitReport {
+    public static func xml(_ report: JournalReport, suiteName: String = "skan-mock") -> String {
+        let unreadable = report.unreadableLines.isEmpty ? 0 : 1
+        let tests = report.devices.count + unreadable
+        let failures = report.devices.filter { !$0.findings.isEmpty }.count + unreadable
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
+        out += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+        for device in report.devices {
+            out += "    <testcase classname=\"\(escape(suiteName)).devices\" name=\"\(escape(device.device))\""
+            guard !device.findings.isEmpty else {
+                out += "/>\n"
+                continue
+            }
+            out += ">\n"
+            for f in device.findings {
+                let message = (f.param.map { "\($0): " } ?? "") + f.message
+                out += "      <failure type=\"\(escape(f.code))\" message=\"\(escape(message))\">"
+                out += escape("\(f.code): \(message)\nrequest #\(f.requestId.map(String.init) ?? "?") \(f.method) \(f.path)\ndevice \(device.device)")
+                out += "</failure>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        if unreadable > 0 {
+            out += "    <testcase classname=\"\(escape(suiteName)).journal\" name=\"journal lines\">\n"
+            for u in report.unreadableLines {
+                out += "      <failure type=\"unreadable_line\" message=\"\(escape("line \(u.line): \(u.reason)"))\"/>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    /// Text safe in XML 1.0 content and attribute values: markup characters as entities, line
+    /// breaks and tabs as character references (attributes would otherwise fold them to spaces),
+    /// and the control characters XML 1.0 forbids even as references shown as `\u{1}`-style text.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0xFFFE || v == 0xFFFF || (0x7F...0x84).contains(v) || (0x86...0x9F).contains(v) {
+                    out += "\\u{\(String(v, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

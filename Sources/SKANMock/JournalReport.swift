@@ -1,0 +1,172 @@
+import SKANDomain
+
+/// A journal summed up per device, for CI: how many requests each device sent, the windows it
+/// reached, the values it was answered and every finding with the request it came from. The one
+/// place `skan-mock report` and `GET /__admin/report` build their summary; pure, so it is tested
+/// without sockets or files.
+public struct JournalReport: Sendable, Equatable {
+    /// One validation finding and the request that carried it.
+    public struct Finding: Sendable, Equatable {
+        public var requestId: Int64?
+        public var method: String
+        public var path: String
+        public var param: String?
+        public var code: String
+        public var message: String
+    }
+
+    /// What one device did.
+    public struct Device: Sendable, Equatable {
+        /// The journal's `device`, or "(none)" for requests that named no device.
+        public var device: String
+        public var requests = 0
+        /// Windows seen (`p0`, `p1`, `p2`, `over`), in that order.
+        public var windows: [String] = []
+        /// Distinct `conversion_value`s answered, in the order first answered.
+        public var values: [Int64] = []
+        public var findings: [Finding] = []
+
+        /// Finding codes and how often each occurred, most frequent first (ties by code).
+        public var findingsByCode: [(code: String, count: Int)] {
+            var counts: [String: Int] = [:]
+            for f in findings { counts[f.code, default: 0] += 1 }
+            return counts.map { ($0.key, $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.code < $1.code }
+        }
+
+        public static func == (a: Device, b: Device) -> Bool {
+            a.device == b.device && a.requests == b.requests && a.windows == b.windows && a.values == b.values
+                && a.findings == b.findings
+        }
+    }
+
+    /// A journal line that could not be read, by its 1-based number.
+    public struct UnreadableLine: Sendable, Equatable {
+        public var line: Int
+        public var reason: String
+    }
+
+    /// The key requests without a device are grouped under.
+    public static let noDevice = "(none)"
+    static let windowOrder = ["p0", "p1", "p2", "over"]
+
+    /// Devices in the order they first appear.
+    public var devices: [Device] = []
+    public var unreadableLines: [UnreadableLine] = []
+
+    public var requests: Int { devices.reduce(0) { $0 + $1.requests } }
+    public var findingCount: Int { devices.reduce(0) { $0 + $1.findings.count } }
+    /// Whether CI should fail: any finding, or any line that was not a journal entry.
+    public var hasProblems: Bool { findingCount > 0 || !unreadableLines.isEmpty }
+
+    public init() {}
+
+    /// A JSON Lines journal (the `--log` file): one entry per non-empty line; a line that is not a
+    /// JSON object is listed in `unreadableLines`, never fatal.
+    public init(jsonLines bytes: [UInt8]) {
+        self.init()
+        var index: [String: Int] = [:]
+        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                let entry = try JSONParser.parse(Array(trimmed))
+                guard entry.objectValue != nil else {
+                    unreadableLines.append(UnreadableLine(line: n + 1, reason: "not a JSON object"))
+                    continue
+                }
+                add(entry, &index)
+            } catch {
+                unreadableLines.append(UnreadableLine(line: n + 1, reason: "not JSON: \(error.description)"))
+            }
+        }
+    }
+
+    /// Journal entries as the journal holds them (the admin route).
+    public init(entries: [JSONValue]) {
+        self.init()
+        var index: [String: Int] = [:]
+        for entry in entries { add(entry, &index) }
+    }
+
+    private mutating func add(_ entry: JSONValue, _ index: inout [String: Int]) {
+        let name = entry["device"]?.stringValue ?? Self.noDevice
+        let position: Int
+        if let known = index[name] {
+            position = known
+        } else {
+            position = devices.count
+            index[name] = position
+            devices.append(Device(device: name))
+        }
+        var device = devices[position]
+        device.requests += 1
+        if let window = entry["window"]?.stringValue, !device.windows.contains(window) {
+            device.windows.append(window)
+            device.windows.sort { (Self.windowOrder.firstIndex(of: $0) ?? 9) < (Self.windowOrder.firstIndex(of: $1) ?? 9) }
+        }
+        if let body = entry["response"]?["body"]?.stringValue,
+           let value = (try? JSONParser.parse(body))?["conversion_value"]?.intValue,
+           !device.values.contains(value) {
+            device.values.append(value)
+        }
+        for issue in entry["issues"]?.arrayValue ?? [] {
+            device.findings.append(Finding(
+                requestId: entry["id"]?.intValue, method: entry["method"]?.stringValue ?? "?",
+                path: entry["path"]?.stringValue ?? "?", param: issue["param"]?.stringValue,
+                code: issue["code"]?.stringValue ?? "unknown", message: issue["message"]?.stringValue ?? ""
+            ))
+        }
+        devices[position] = device
+    }
+}
+
+extension JournalReport.Finding {
+    /// `#12 GET /api/v2/conversion_value: p0_coarse: coarse_value_out_of_range: ...`
+    public var summary: String {
+        let id = requestId.map { "#\($0)" } ?? "#?"
+        return "\(id) \(method) \(path): \(param.map { "\($0): " } ?? "")\(code): \(message)"
+    }
+
+    var json: JSONValue {
+        [
+            "id": requestId.map { .int($0) } ?? .null, "method": .string(method), "path": .string(path),
+            "param": param.map { .string($0) } ?? .null, "code": .string(code), "message": .string(message),
+        ]
+    }
+}
+
+extension JournalReport {
+    /// `GET /__admin/report`'s answer and `skan-mock report --json`'s output.
+    public var json: JSONValue {
+        let devices: [JSONValue] = devices.map { d in
+            [
+                "device": .string(d.device),
+                "requests": .int(Int64(d.requests)),
+                "windows": .array(d.windows.map { .string($0) }),
+                "values": .array(d.values.map { .int($0) }),
+                "findings_by_code": .object(d.findingsByCode.map { JSONMember($0.code, .int(Int64($0.count))) }),
+                "findings": .array(d.findings.map(\.json)),
+            ]
+        }
+        return [
+            "requests": .int(Int64(requests)),
+            "findings": .int(Int64(findingCount)),
+            "devices": .array(devices),
+            "unreadable_lines": .array(unreadableLines.map { ["line": .int(Int64($0.line)), "reason": .string($0.reason)] }),
+        ]
+    }
+
+    /// The summary for people: one block per device, then the lines that could not be read.
+    public var text: String {
+        var lines = ["\(requests) requests from \(devices.count) devices, \(findingCount) findings"]
+        for d in devices {
+            let windows = d.windows.isEmpty ? "-" : d.windows.joined(separator: ",")
+            let values = d.values.isEmpty ? "-" : d.values.map(String.init).joined(separator: ",")
+            let codes = d.findingsByCode.isEmpty ? "none" : d.findingsByCode.map { "\($0.code) x\($0.count)" }.joined(separator: ", ")
+            lines.append("device \(d.device): \(d.requests) requests, windows \(windows), values \(values), findings: \(codes)")
+            for f in d.findings { lines.append("  \(f.summary)") }
+        }
+        for u in unreadableLines { lines.append("line \(u.line): \(u.reason)") }
+        return lines.joined(separator: "\n")
+    }
+}

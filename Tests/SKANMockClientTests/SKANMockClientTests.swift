@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SKANDomain
+import SKANMock
+import SKANMockClient
+import Testing
+
+/// A skan-mock started in process on a free port with a hand-moved clock, and a client for it.
+final class ClientFixture: Sendable {
+    let server: SKANMockServer
+    let client: SKANMockClient
+    /// 2026-09-15T12:00:00Z.
+    static let start: Int64 = 1_789_473_600
+
+    init(adminToken: String? = nil, clientToken: String? = nil) throws {
+        var options = ServerOptions()
+        options.host = "127.0.0.1"
+        options.port = 0
+        options.adminToken = adminToken
+        server = try SKANMockServer(options: options, clock: ManualClock(seconds: Self.start))
+        try server.start()
+        client = SKANMockClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, adminToken: clientToken ?? adminToken)
+    }
+
+    deinit { server.stop(gracePeriod: 1) }
+
+    /// One SKAN 4 request as an app would send it.
+    func skan4(device: String, event: String = "__SESSION__", extra: String = "", status: Int = 200) async throws {
+        let url = URL(string: "http://127.0.0.1:\(server.port)/api/v2/conversion_value?a=k&v=17.0&i=com.x&p=iOS&idfv=\(device)&n=\(event)"
+            + "&skan_current_conversion_value=0&skan_first_call_to_skadnetwork_timestamp=\(Self.start)" + extra)!
+        let (_, response) = try await get(url)
+        #expect((response as? HTTPURLResponse)?.statusCode == status)
+    }
+
+    private func get(_ url: URL) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: url) { data, response, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: (data ?? Data(), response!)) }
+            }.resume()
+        }
+    }
+}
+
+@Suite("SKANMockClient against a real server")
+struct SKANMockClientTests {
+    @Test func readsTypedJournalEntries() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "C-1")
+        let entries = try await mock.client.requests(RequestFilter(endpoint: "skan4", device: "C-1"))
+        let entry = try #require(entries.first)
+        #expect(entries.count == 1)
+        #expect(entry.id == 1)
+        #expect(entry.method == "GET")
+        #expect(entry.path == "/api/v2/conversion_value")
+        #expect(entry.endpoint == "skan4")
+        #expect(entry.device == "C-1")
+        #expect(entry.event == "__SESSION__")
+        #expect(entry.window == "p0")
+        #expect(entry.param("idfv") == "C-1")
+        #expect(entry.findings.isEmpty)
+        #expect(entry.response.status == 200)
+        #expect(entry.responseJSON?["conversion_value"]?.intValue == 1)
+        #expect(try await mock.client.count(RequestFilter(device: "C-1")) == 1)
+        #expect(try await mock.client.device("C-1") != nil)
+        #expect(try await mock.client.device("nobody") == nil)
+        #expect(try await mock.client.health()["status"] == .string("ok"))
+    }
+
+    @Test func marksWaitsAndTimesOut() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "W-0")
+        let mark = try await mock.client.mark()
+        #expect(mark == 1)
+        async let waited = mock.client.waitForRequests(count: 2, filter: RequestFilter(sinceId: mark), timeout: 20)
+        try await Task.sleep(for: .milliseconds(100))
+        try await mock.skan4(device: "W-1")
+        try await mock.skan4(device: "W-2")
+        let result = try await waited
+        #expect(result.timedOut == false)
+        #expect(result.requests.map(\.device) == ["W-1", "W-2"])
+        let empty = try await mock.client.waitForRequests(count: 1, filter: RequestFilter(device: "none"), timeout: 0.1)
+        #expect(empty.timedOut)
+        #expect(empty.requests.isEmpty)
+    }
+
+    @Test func expectNoFindingsListsEachFindingAndItsRequest() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "F-1")
+        let mark = try await mock.client.mark()
+        try await mock.client.expectNoFindings(since: mark)
+        try await mock.skan4(device: "F-1", extra: "&p0_coarse=9")
+        do {
+            try await mock.client.expectNoFindings(since: mark)
+            Issue.record("expected a FindingsError")
+        } catch let error as FindingsError {
+            #expect(error.description.contains("request #2 GET /api/v2/conversion_value device F-1: p0_coarse coarse_value_out_of_range"))
+        }
+    }
+
+    @Test func resetsFaultsClockAndModel() async throws {
+        let mock = try ClientFixture()
+        try await mock.client.setFaults([.status(503, endpoint: "skan4", times: 1)])
+        try await mock.skan4(device: "R-1", status: 503)
+        let faulted = try await mock.client.requests().first
+        #expect(faulted?.response.status == 503)
+        #expect(faulted?.fault?["type"] == .string("status"))
+        try await mock.client.clearFaults()
+
+        let clock = try await mock.client.advanceClock(seconds: 172_800)
+        #expect(clock.offsetSeconds == 172_800)
+        #expect(clock.nowSeconds == ClientFixture.start + 172_800)
+        #expect(try await mock.client.clock().offsetSeconds == 172_800)
+
+        let revenue = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json"))
+        try await mock.client.replaceModel(revenue)
+        #expect(try await mock.client.model()["name"] != .string("singular-testing"))
+        do {
+            try await mock.client.replaceModel(Data(#"{"skan4": 5}"#.utf8))
+            Issue.record("a bad model was accepted")
+        } catch SKANMockClientError.unexpectedStatus(let status, _) {
+            #expect(status == 400)
+        }
+
+        #expect(try await mock.client.reset() == ["journal", "devices", "faults"])
+        #expect(try await mock.client.reset(scope: .all) == ["journal", "devices", "faults", "model", "clock"])
+        #expect(try await mock.client.model()["name"] == .string("singular-testing"))
+        #expect(try await mock.client.clock().offsetSeconds == 0)
+        #expect(try await mock.client.requests().isEmpty)
+        #expect(try await mock.client.report()["requests"] == .number(0))
+    }
+
+    @Test func sendsTheAdminToken() async throws {
+        let mock = try ClientFixture(adminToken: "s3cret")
+        #expect(try await mock.client.mark() == 0)
+        let wrong = try ClientFixture(adminToken: "s3cret", clientToken: "nope")
+        do {
+            _ = try await wrong.client.mark()
+            Issue.record("expected 401")
+        } catch SKANMockClientError.unexpectedStatus(let status, _) {
+            #expect(status == 401)
+        }
+    }
+}
