@@ -12,6 +12,9 @@ info:
     service: read, wait for and summarise the request journal, reset between tests, inject faults,
     move the clock and swap the conversion model. With `--admin-token T` every call needs
     `Authorization: Bearer T` (401 otherwise). Errors answer `{"status":"error","reason":...}`.
+    Not described here, because OpenAPI cannot describe them usefully: the live feed
+    `GET /__admin/events` (Server-Sent Events of journal entries, same filters as /__admin/requests
+    plus `token`) and the QA console's pages under `/__admin/ui`; see the README.
 servers:
   - url: http://127.0.0.1:8080
 security:
@@ -298,6 +301,17 @@ paths:
                       source: {type: string}
         '400': {$ref: '#/components/responses/Problems'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/coverage:
+    get:
+      operationId: coverage
+      summary: Which entries of the loaded model answered how many requests, and which never did.
+      responses:
+        '200':
+          description: Hits per model entry (cleared with the journal and when the model changes).
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Coverage'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
   /__admin/devices/{device}:
     get:
       operationId: getDevice
@@ -475,6 +489,36 @@ components:
         duration_us: {type: integer, minimum: 0}
         fault: {type: object}
         clock_offset_s: {type: integer}
+    Coverage:
+      type: object
+      required: [model, answered, entries, never]
+      properties:
+        model: {type: string}
+        answered: {type: integer, minimum: 0, description: Requests answered by some entry.}
+        entries:
+          type: array
+          items:
+            type: object
+            required: [window, index, hits, entry]
+            properties:
+              window: {type: string, enum: [skan3, p0, p1, p2]}
+              index:
+                oneOf:
+                  - {type: integer, minimum: 0}
+                  - {type: string, const: default}
+              hits: {type: integer, minimum: 0}
+              entry: {description: The entry as the model file writes it.}
+        never:
+          type: array
+          items:
+            type: object
+            required: [window, index]
+            properties:
+              window: {type: string}
+              index:
+                oneOf:
+                  - {type: integer, minimum: 0}
+                  - {type: string, const: default}
     JournalPage:
       type: object
       required: [requests, total, dropped]
