@@ -22,7 +22,7 @@ public final class Journal: Sendable {
     private let sink: (any JournalSink)?
     private let state: Mutex<State>
 
-    public init(capacity: Int = 10_000, clock: any SKANClock = SystemClock(), sink: (any JournalSink)? = nil) {
+    public init(capacity: Int = 10_000, clock: any SKANClock, sink: (any JournalSink)? = nil) {
         self.capacity = max(1, capacity)
         self.clock = clock
         self.sink = sink

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
+
 
 /// Reads whole files (model files are small) without pulling Foundation into the server.
 enum FileBytes {
@@ -13,20 +10,10 @@ enum FileBytes {
     }
 
     static func read(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
-            } else if count == 0 {
-                return bytes
-            } else if errno != EINTR {
-                throw Failure(path: path, reason: String(cString: strerror(errno)))
-            }
+        do {
+            return try System.readFile(path)
+        } catch {
+            throw Failure(path: path, reason: error.reason)
         }
     }
 }
