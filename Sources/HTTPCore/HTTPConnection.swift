@@ -15,6 +15,7 @@ final class HTTPConnection: @unchecked Sendable {
     private let remoteAddress: String
     private let responder: any HTTPResponder
     private let limits: HTTPLimits
+    private let errorRenderer: HTTPErrorRenderer
     private let onClose: @Sendable (HTTPConnection) -> Void
 
     private var parser: HTTPRequestParser
@@ -44,15 +45,16 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
-        targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
+        errorRenderer: HTTPErrorRenderer, targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
         self.id = id
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.responder = responder
         self.limits = limits
+        self.errorRenderer = errorRenderer
         self.onClose = onClose
-        queue = DispatchQueue(label: "skan-mock.http.connection", target: targetQueue)
+        queue = DispatchQueue(label: "http.connection", target: targetQueue)
         parser = HTTPRequestParser(limits: limits)
         timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
     }
@@ -134,7 +136,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
                 request = next
             } catch {
-                queueFinalResponse(.jsonError(error.reason, status: error.status))
+                queueFinalResponse(errorRenderer.response(error.status, reason: error.reason))
                 break
             }
             dispatch(request)
@@ -289,7 +291,7 @@ final class HTTPConnection: @unchecked Sendable {
             close()
         case .requestTimeout:
             guard pending == nil else { return }
-            queueFinalResponse(.jsonError("request not received in time", status: .requestTimeout))
+            queueFinalResponse(errorRenderer.response(.requestTimeout, reason: "request not received in time"))
             flush()
         }
     }

@@ -11,19 +11,25 @@ public final class HTTPServer: Sendable {
         public var port: Int
         public var limits: HTTPLimits
         public var backlog: Int32
+        /// The bodies of the answers the server gives on its own (bad request, timeout, overload).
+        public var errorRenderer: HTTPErrorRenderer
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
+            errorRenderer: HTTPErrorRenderer = .plainText
+        ) {
             self.host = host
             self.port = port
             self.limits = limits
             self.backlog = backlog
+            self.errorRenderer = errorRenderer
         }
     }
 
     public let configuration: Configuration
     private let responder: any HTTPResponder
-    private let acceptQueue = DispatchQueue(label: "skan-mock.http.accept")
-    private let connectionQueue = DispatchQueue(label: "skan-mock.http.connections", qos: .userInitiated, attributes: .concurrent)
+    private let acceptQueue = DispatchQueue(label: "http.accept")
+    private let connectionQueue = DispatchQueue(label: "http.connections", qos: .userInitiated, attributes: .concurrent)
     private let state = Mutex(State())
 
     private struct State: ~Copyable {
@@ -35,12 +41,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The canned answer for connections past the limit: built once, sent without parsing anything.
-    private static let overloadedResponse: [UInt8] = {
-        var bytes: [UInt8] = []
-        HTTPResponse.jsonError("too many connections", status: .serviceUnavailable)
-            .serialize(into: &bytes, includeBody: true, closeConnection: true)
-        return bytes
-    }()
+    private let overloadedResponse: [UInt8]
 
     /// SIGPIPE ignored process-wide, once: a peer that vanishes mid-write must cost an EPIPE, not
     /// the process. Sends are SIGPIPE-free anyway (see SystemPOSIX), so this is belt and braces.
@@ -49,6 +50,10 @@ public final class HTTPServer: Sendable {
     public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        var bytes: [UInt8] = []
+        configuration.errorRenderer.response(.serviceUnavailable, reason: "too many connections")
+            .serialize(into: &bytes, includeBody: true, closeConnection: true)
+        overloadedResponse = bytes
     }
 
     /// Binds, listens and starts accepting. Returns once the socket is listening.
@@ -92,6 +97,7 @@ public final class HTTPServer: Sendable {
             state.nextConnectionID += 1
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
+                errorRenderer: configuration.errorRenderer,
                 targetQueue: connectionQueue, now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )
@@ -109,7 +115,7 @@ public final class HTTPServer: Sendable {
     /// Past the connection limit: a canned 503, our side shut, and the socket closed shortly after
     /// so that the client's request bytes are read and the 503 is not lost to a reset.
     private func refuse(_ fd: Int32) {
-        _ = Self.overloadedResponse.withUnsafeBytes { try? System.send(fd, $0.baseAddress!, $0.count) }
+        _ = overloadedResponse.withUnsafeBytes { try? System.send(fd, $0.baseAddress!, $0.count) }
         System.shutdownWrite(fd)
         acceptQueue.asyncAfter(deadline: .now() + .milliseconds(200)) {
             var scratch = [UInt8](repeating: 0, count: 4096)

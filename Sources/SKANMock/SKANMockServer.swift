@@ -39,14 +39,14 @@ public final class SKANMockServer: Sendable {
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds()
         )
-        var router = HTTPRouter()
+        var router = HTTPRouter(errorRenderer: .singular)
         ConversionEndpoints(context: context).register(on: &router)
         AdminRoutes(context: context).register(on: &router)
         let responder: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
         http = HTTPServer(
-            configuration: .init(host: options.host, port: options.port, limits: options.limits),
+            configuration: .init(host: options.host, port: options.port, limits: options.limits, errorRenderer: .singular),
             responder: responder
         )
         watcher = options.modelPath.flatMap { path in
