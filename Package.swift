@@ -1,14 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Three layers, arrows pointing down only:
+// Layers, arrows pointing down only:
 //   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes), SKANSimulator
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
-//   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
+//   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic, no libc)
 //   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
+//   SKANMockCLI, SKANMock, HTTPCore -> SystemPOSIX (the only code that touches libc: one file
+//   for Glibc, one for Darwin, same functions, plus the C shim CSystemLinux
+//   for accept4; Tests/HTTPCoreTests/PortabilityTests checks it)
+//   SKANMockClient stands alone (Foundation only), for app test targets on iOS and macOS.
 let package = Package(
     name: "skan-mock",
-    platforms: [.macOS(.v15), .iOS(.v15)],  // Synchronization.Mutex (server); iOS for SKANMockClient
+    // macOS 15: Synchronization.Mutex (the server). iOS 15: SKANMockClient's async URLSession, the
+    // only target meant for iOS; Linux (Glibc) needs no entry.
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
         // The whole server in process, for a user's own Swift tests: start on port 0, stop, read the journal.
@@ -22,9 +28,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "HTTPCore"),
+        .target(name: "SystemPOSIX", dependencies: ["CSystemLinux"]),
+        .target(name: "CSystemLinux"),  // accept4, which Swift's Glibc module does not declare
+        .target(name: "HTTPCore", dependencies: ["SystemPOSIX"]),
         .target(name: "SKANDomain"),
-        .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
+        .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"]),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANMockClient"),
         .executableTarget(
@@ -32,6 +40,7 @@ let package = Package(
             dependencies: [
                 "SKANMock",
                 "SKANSimulator",
+                "SystemPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,8 +15,8 @@
 #   6. prints the image's size and fails when it is 120 MB or more.
 #
 # Environment: SKAN_MOCK_BASE_CACHE (default /var/tmp/skan-mock-base), SKAN_MOCK_DEBIAN_MIRROR
-# (default http://deb.debian.org/debian), SKAN_MOCK_TEST_PORT (default: a free port; never 8080),
-# SKAN_MOCK_SCRATCH (SwiftPM scratch path, default .build-docker; the build stage's sources are
+# (default: none, so debootstrap uses its own default mirror), SKAN_MOCK_TEST_PORT (default: a
+# free port; never 8080), SKAN_MOCK_SCRATCH (SwiftPM scratch path, default .build-docker; the build stage's sources are
 # replayed into its stage-src/). Runs are serialised with a lock next to the base cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,8 @@ started=$(date +%s)
 image=localhost/skan-mock:test
 base_image=localhost/skan-mock-base
 base_cache=${SKAN_MOCK_BASE_CACHE:-/var/tmp/skan-mock-base}
-mirror=${SKAN_MOCK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The repository names no package registry: debootstrap picks its own mirror unless told one.
+mirror=${SKAN_MOCK_DEBIAN_MIRROR:-}
 scratch=${SKAN_MOCK_SCRATCH:-.build-docker}
 max_image_bytes=120000000
 test_label=skan-mock.docker-test=1
@@ -114,7 +115,7 @@ if [ ! -s "$base_cache/rootfs.tar" ]; then
     $sudo mkdir -p "$base_cache"
     rootfs="$base_cache/rootfs.partial"
     $sudo rm -rf "$rootfs" "$base_cache/rootfs.tar.partial"
-    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" "$mirror" \
+    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" ${mirror:+"$mirror"} \
         >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
     # Slim it the way debian:bookworm-slim is: no package caches, lists, docs, man pages, locales,
     # and dpkg told to keep them out of later installs.

@@ -7,7 +7,8 @@ struct ConnectionTimeouts: Sendable, Equatable {
         case idle
         /// Some bytes of a request head have arrived, not all of it.
         case readingHead
-        /// Headers done, the body still coming: allowed as long as it keeps moving.
+        /// Headers done, the body still coming: it has the body deadline, from the end of the
+        /// headers, to arrive whole.
         case readingBody
         /// A handler owns the request; no deadline (a fault may delay an answer on purpose).
         case responding
@@ -37,10 +38,10 @@ struct ConnectionTimeouts: Sendable, Equatable {
         since = now
     }
 
-    /// Moves to `phase`; the clock restarts only when the phase changes, or on progress while the
-    /// body is read, so a trickling head does not extend its own deadline.
+    /// Moves to `phase`; the clock restarts only when the phase changes, so a trickling head or
+    /// body does not extend its own deadline.
     mutating func enter(_ phase: Phase, at now: Double) {
-        if phase != self.phase || phase == .readingBody {
+        if phase != self.phase {
             self.phase = phase
             since = now
         }
@@ -51,7 +52,7 @@ struct ConnectionTimeouts: Sendable, Equatable {
         switch phase {
         case .idle: return elapsed >= limits.idle ? .close : nil
         case .readingHead: return elapsed >= limits.header ? .requestTimeout : nil
-        case .readingBody: return elapsed >= limits.idle ? .requestTimeout : nil
+        case .readingBody: return elapsed >= limits.body ? .requestTimeout : nil
         case .responding: return nil
         case .writing: return elapsed >= limits.write ? .close : nil
         case .draining: return elapsed >= Self.drainSeconds ? .close : nil
@@ -62,11 +63,14 @@ struct ConnectionTimeouts: Sendable, Equatable {
 extension HTTPLimits {
     struct Timeouts: Sendable, Equatable {
         var header: Double
+        var body: Double
         var idle: Double
         var write: Double
     }
 
     var timeouts: Timeouts {
-        Timeouts(header: headerTimeoutSeconds, idle: idleTimeoutSeconds, write: writeTimeoutSeconds)
+        Timeouts(
+            header: headerTimeoutSeconds, body: bodyTimeoutSeconds, idle: idleTimeoutSeconds, write: writeTimeoutSeconds
+        )
     }
 }

@@ -1,6 +1,6 @@
 /// `application/x-www-form-urlencoded`, the encoding of query strings and form bodies (WHATWG URL
 /// standard): pairs split on `&`, name and value on the first `=`, `+` is a space, `%XX` a byte.
-/// Malformed escapes are kept as they came rather than rejected, as browsers and Singular do.
+/// Malformed escapes are kept as they came rather than rejected, as browsers do.
 ///
 /// Everything works on UTF-8 bytes (the standard's own model: split, percent-decode, then decode
 /// UTF-8, invalid sequences becoming U+FFFD); a query of 30 parameters is on every request's path.

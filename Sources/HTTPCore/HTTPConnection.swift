@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// One accepted socket: reads requests, hands them to the responder one at a time, and writes the
 /// answers back in order.
@@ -19,6 +15,7 @@ final class HTTPConnection: @unchecked Sendable {
     private let remoteAddress: String
     private let responder: any HTTPResponder
     private let limits: HTTPLimits
+    private let errorRenderer: HTTPErrorRenderer
     private let onClose: @Sendable (HTTPConnection) -> Void
 
     private var parser: HTTPRequestParser
@@ -50,15 +47,16 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
-        targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
+        errorRenderer: HTTPErrorRenderer, targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
         self.id = id
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.responder = responder
         self.limits = limits
+        self.errorRenderer = errorRenderer
         self.onClose = onClose
-        queue = DispatchQueue(label: "skan-mock.http.connection", target: targetQueue)
+        queue = DispatchQueue(label: "http.connection", target: targetQueue)
         parser = HTTPRequestParser(limits: limits)
         timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
     }
@@ -97,17 +95,13 @@ final class HTTPConnection: @unchecked Sendable {
         let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
             guard let base = buffer.baseAddress else { return .wouldBlock }
             while true {
-                let count = read(fd, base, Self.readChunk)
-                if count > 0 {
+                switch try? System.read(fd, base, Self.readChunk) {
+                case .done(0): return .endOfFile
+                case .done(let count):
                     parser.append(UnsafeRawBufferPointer(start: base, count: count))
                     if count < Self.readChunk { return .data }
-                    continue
-                }
-                if count == 0 { return .endOfFile }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .data
-                default: return .failed
+                case .wouldBlock: return .data
+                case nil: return .failed
                 }
             }
         }
@@ -149,7 +143,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
                 request = next
             } catch {
-                queueFinalResponse(.jsonError(error.reason, status: error.status))
+                queueFinalResponse(errorRenderer.response(error.status, reason: error.reason))
                 break
             }
             dispatch(request)
@@ -231,20 +225,16 @@ final class HTTPConnection: @unchecked Sendable {
     private func flush() {
         guard state != .closed else { return }
         while outboundOffset < outbound.count {
-            let written = outbound.withUnsafeBytes { bytes in
-                send(fd, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset, Int32(MSG_NOSIGNAL))
+            let result = outbound.withUnsafeBytes { bytes in
+                try? System.send(fd, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset)
             }
-            if written >= 0 {
+            switch result {
+            case .done(let written):
                 outboundOffset += written
-                continue
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
+            case .wouldBlock:
                 enableWriteSource()
                 return
-            default:
+            case nil:
                 close()
                 return
             }
@@ -340,7 +330,7 @@ final class HTTPConnection: @unchecked Sendable {
             close()
         case .requestTimeout:
             guard pending == nil else { return }
-            queueFinalResponse(.jsonError("request not received in time", status: .requestTimeout))
+            queueFinalResponse(errorRenderer.response(.requestTimeout, reason: "request not received in time"))
             flush()
         }
     }
@@ -360,7 +350,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// that our last answer is not destroyed by a reset for unread bytes.
     private func beginDrainingClose() {
         state = .draining
-        shutdown(fd, Int32(SHUT_WR))
+        System.shutdownWrite(fd)
         timeouts.enter(.draining, at: Self.now())
         resumeReading()
     }
@@ -368,12 +358,13 @@ final class HTTPConnection: @unchecked Sendable {
     private func drainInput() {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(fd, &scratch, scratch.count)
-            if count > 0 { continue }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
-            close()
-            return
+            switch scratch.withUnsafeMutableBytes({ try? System.read(fd, $0.baseAddress!, $0.count) }) {
+            case .done(let count) where count > 0: continue
+            case .wouldBlock: return
+            case .done, nil:
+                close()
+                return
+            }
         }
     }
 
@@ -403,7 +394,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func sourceCancelled() {
         sourcesToCancel -= 1
         if sourcesToCancel == 0 {
-            Glibc.close(fd)
+            System.close(fd)
             readSource = nil
             writeSource = nil
         }

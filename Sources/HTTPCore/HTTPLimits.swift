@@ -10,6 +10,9 @@ public struct HTTPLimits: Sendable {
     public var maxBodyBytes = 1024 * 1024
     /// Time from the first byte of a request to the end of its headers before `408` and close.
     public var headerTimeoutSeconds: Double = 10
+    /// Time from the end of the headers to the end of the body before `408` and close. The whole
+    /// body must arrive in this time: a body trickling in a byte at a time does not extend it.
+    public var bodyTimeoutSeconds: Double = 30
     /// Time a keep-alive connection may sit between requests before it is closed.
     public var idleTimeoutSeconds: Double = 30
     /// Time a response may wait for a client that stopped reading before the connection is dropped.

@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// The listening socket, its accept source and the deadline sweep; every field is touched only on
 /// the accept queue (hence `@unchecked Sendable`). Accepting does nothing else: each socket is
@@ -27,7 +23,7 @@ final class HTTPListener: @unchecked Sendable {
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in self.acceptPending() }
-        source.setCancelHandler { [fd] in _ = Glibc.close(fd) }
+        source.setCancelHandler { [fd] in System.close(fd) }
         self.source = source
         source.resume()
 
@@ -51,27 +47,20 @@ final class HTTPListener: @unchecked Sendable {
 
     private func acceptPending() {
         while true {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
-            }
-            if client < 0 {
-                switch errno {
-                case EINTR, ECONNABORTED, EPROTO, EPERM:
-                    continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            do {
+                switch try System.accept(fd) {
+                case .done(let client): admit(client.fd, client.remote)
+                case .wouldBlock: return  // nothing left to accept
+                }
+            } catch {
+                if error.isAbortedConnection { continue }
+                if error.isOutOfResources {
                     // Out of descriptors or memory: the connection stays queued in the backlog.
                     // Pause so the level-triggered source does not spin, then try again.
                     pause(for: .milliseconds(100))
-                    return
-                default:
-                    return  // EAGAIN: nothing left to accept; anything else: next event retries.
                 }
+                return  // anything else: the next event retries
             }
-            Socket.setNonBlocking(client)
-            Socket.setCloseOnExec(client)
-            admit(client, Socket.describe(storage))
         }
     }
 

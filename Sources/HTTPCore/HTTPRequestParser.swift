@@ -136,6 +136,7 @@ public struct HTTPRequestParser: Sendable {
                 ? "empty line before the request line" : "invalid method")
         }
         let end = buffer.count
+        let requestLineWasComplete = requestLineEnd != nil
         var index = scanIndex
         let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in
             while index < end {
@@ -163,6 +164,13 @@ public struct HTTPRequestParser: Sendable {
             }
         } else if end - start > lineLimit + 1 {  // + 1: the line's CR may be here without its LF
             throw HTTPParseError(.uriTooLong, "request line longer than \(lineLimit) bytes")
+        }
+        // A request line that is complete but wrong (`GET /path` with no version, as HTTP/0.9 sent,
+        // a bad version, a bad target) is answered as soon as it is seen, as nginx and h11 do, not
+        // after the header timeout. Checked once, when the line's end first arrives and the head
+        // is not complete yet; a complete head is checked by parseHead anyway.
+        if found == nil, !requestLineWasComplete, let lineEnd = requestLineEnd {
+            _ = try parseRequestLine(start..<lineEnd)
         }
         return found
     }

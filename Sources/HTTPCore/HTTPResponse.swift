@@ -20,11 +20,6 @@ public struct HTTPResponse: Sendable {
         json(Array(body.utf8), status: status)
     }
 
-    /// `{"status":"error","reason":"..."}`, the shape every error takes in this service.
-    public static func jsonError(_ reason: String, status: HTTPStatus) -> HTTPResponse {
-        json("{\"status\":\"error\",\"reason\":\(JSONString.quoted(reason))}", status: status)
-    }
-
     /// Appends the wire form to `buffer`: one contiguous write per response, or per batch of
     /// pipelined responses, so a small answer costs one `send`.
     func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
@@ -53,26 +48,5 @@ public struct HTTPResponse: Sendable {
             buffer.append(contentsOf: field.value.utf8)
             buffer.append(contentsOf: "\r\n".utf8)
         }
-    }
-}
-
-/// The one JSON operation the HTTP layer needs: quoting a reason string for an error body.
-enum JSONString {
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

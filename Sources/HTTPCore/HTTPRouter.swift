@@ -1,6 +1,6 @@
 /// Routes by method and path. Literal paths are one dictionary lookup; patterns with `{name}`
 /// segments (e.g. `/__admin/devices/{device}`) are tried in order after that. A known path with
-/// another method gets `405` with `Allow`; an unknown path `404`; both with a JSON body.
+/// another method gets `405` with `Allow`; an unknown path `404`; both bodies from `errorRenderer`.
 public struct HTTPRouter: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest, HTTPRouteParameters, HTTPResponseWriter) -> Void
 
@@ -12,7 +12,11 @@ public struct HTTPRouter: HTTPResponder {
         case parameter(String)
     }
 
-    public init() {}
+    private let errorRenderer: HTTPErrorRenderer
+
+    public init(errorRenderer: HTTPErrorRenderer = .plainText) {
+        self.errorRenderer = errorRenderer
+    }
 
     /// Registers `handler` for `method` on `path`. `GET` routes answer `HEAD` too, without the body.
     public mutating func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
@@ -32,7 +36,7 @@ public struct HTTPRouter: HTTPResponder {
         let path = String(request.path)
         var parameters = HTTPRouteParameters()
         guard let handlers = literal[path] ?? match(path, into: &parameters) else {
-            writer.send(.jsonError("no route for \(request.method) \(path)", status: .notFound))
+            writer.send(errorRenderer.response(.notFound, reason: "no route for \(request.method) \(path)"))
             return
         }
         if let handler = handlers[request.method] ?? (request.method == .head ? handlers[.get] : nil) {
@@ -41,7 +45,7 @@ public struct HTTPRouter: HTTPResponder {
         }
         var allowed = Set(handlers.keys.map(\.rawValue))
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = HTTPResponse.jsonError("method \(request.method) not allowed on \(path)", status: .methodNotAllowed)
+        var response = errorRenderer.response(.methodNotAllowed, reason: "method \(request.method) not allowed on \(path)")
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         writer.send(response)
     }

@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// An HTTP/1.1 server on POSIX sockets and Dispatch. No thread per connection: each connection is
 /// a serial queue over a shared pool, woken by dispatch sources. The accept path only accepts and
@@ -15,19 +11,25 @@ public final class HTTPServer: Sendable {
         public var port: Int
         public var limits: HTTPLimits
         public var backlog: Int32
+        /// The bodies of the answers the server gives on its own (bad request, timeout, overload).
+        public var errorRenderer: HTTPErrorRenderer
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
+            errorRenderer: HTTPErrorRenderer = .plainText
+        ) {
             self.host = host
             self.port = port
             self.limits = limits
             self.backlog = backlog
+            self.errorRenderer = errorRenderer
         }
     }
 
     public let configuration: Configuration
     private let responder: any HTTPResponder
-    private let acceptQueue = DispatchQueue(label: "skan-mock.http.accept")
-    private let connectionQueue = DispatchQueue(label: "skan-mock.http.connections", qos: .userInitiated, attributes: .concurrent)
+    private let acceptQueue = DispatchQueue(label: "http.accept")
+    private let connectionQueue = DispatchQueue(label: "http.connections", qos: .userInitiated, attributes: .concurrent)
     private let state = Mutex(State())
 
     private struct State: ~Copyable {
@@ -39,22 +41,30 @@ public final class HTTPServer: Sendable {
     }
 
     /// The canned answer for connections past the limit: built once, sent without parsing anything.
-    private static let overloadedResponse: [UInt8] = {
-        var bytes: [UInt8] = []
-        HTTPResponse.jsonError("too many connections", status: .serviceUnavailable)
-            .serialize(into: &bytes, includeBody: true, closeConnection: true)
-        return bytes
-    }()
+    private let overloadedResponse: [UInt8]
+
+    /// SIGPIPE ignored process-wide, once: a peer that vanishes mid-write must cost an EPIPE, not
+    /// the process. Sends are SIGPIPE-free anyway (see SystemPOSIX), so this is belt and braces.
+    private static let ignoreSIGPIPE: Void = System.ignoreBrokenPipe()
 
     public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        var bytes: [UInt8] = []
+        configuration.errorRenderer.response(.serviceUnavailable, reason: "too many connections")
+            .serialize(into: &bytes, includeBody: true, closeConnection: true)
+        overloadedResponse = bytes
     }
 
     /// Binds, listens and starts accepting. Returns once the socket is listening.
     public func start() throws(HTTPServerError) {
-        Socket.ignoreSIGPIPE
-        let fd = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        Self.ignoreSIGPIPE
+        let fd: Int32
+        do {
+            fd = try System.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        } catch {
+            throw HTTPServerError(listening: configuration.host, port: configuration.port, error)
+        }
         let listener = HTTPListener(fd: fd, queue: acceptQueue) { [weak self] fd, remote in
             self?.admit(fd, remote: remote)
         } sweep: { [weak self] in
@@ -63,11 +73,11 @@ public final class HTTPServer: Sendable {
         let started = state.withLock { state -> Bool in
             guard state.listener == nil && !state.stopping else { return false }
             state.listener = listener
-            state.port = Socket.localPort(fd)
+            state.port = System.localPort(fd)
             return true
         }
         guard started else {
-            Glibc.close(fd)
+            System.close(fd)
             throw .alreadyStarted
         }
         acceptQueue.async { listener.start() }
@@ -87,6 +97,7 @@ public final class HTTPServer: Sendable {
             state.nextConnectionID += 1
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
+                errorRenderer: configuration.errorRenderer,
                 targetQueue: connectionQueue, now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )
@@ -97,19 +108,20 @@ public final class HTTPServer: Sendable {
             refuse(fd)
             return
         }
-        Socket.setNoDelay(fd)
+        System.setNoDelay(fd)
         connection.queue.async { connection.start() }
     }
 
     /// Past the connection limit: a canned 503, our side shut, and the socket closed shortly after
     /// so that the client's request bytes are read and the 503 is not lost to a reset.
     private func refuse(_ fd: Int32) {
-        _ = Self.overloadedResponse.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        Glibc.shutdown(fd, Int32(SHUT_WR))
+        _ = overloadedResponse.withUnsafeBytes { try? System.send(fd, $0.baseAddress!, $0.count) }
+        System.shutdownWrite(fd)
         acceptQueue.asyncAfter(deadline: .now() + .milliseconds(200)) {
             var scratch = [UInt8](repeating: 0, count: 4096)
-            while read(fd, &scratch, scratch.count) > 0 {}
-            Glibc.close(fd)
+            while case .done(let count)? = scratch.withUnsafeMutableBytes({ try? System.read(fd, $0.baseAddress!, $0.count) }),
+                  count > 0 {}
+            System.close(fd)
         }
     }
 
@@ -143,7 +155,7 @@ public final class HTTPServer: Sendable {
         }
         let deadline = HTTPConnection.now() + gracePeriod
         while openConnections > 0 && HTTPConnection.now() < deadline {
-            usleep(5_000)
+            System.sleep(microseconds: 5_000)
         }
         let stragglers = state.withLock { Array($0.connections.values) }
         for connection in stragglers {

@@ -67,7 +67,7 @@ public final class ConversionService: Sendable {
     public let clock: any SKANClock
     public let strict: Bool
 
-    public init(model: ConversionModel = .builtIn, clock: any SKANClock = SystemClock(),
+    public init(model: ConversionModel = .builtIn, clock: any SKANClock,
                 deviceCapacity: Int = 100_000, strict: Bool = false) {
         state = Mutex(State(model: model, devices: DeviceStateStore(capacity: deviceCapacity), coverage: ModelCoverage(model: model)))
         self.clock = clock

@@ -29,7 +29,7 @@ public final class Journal: Sendable {
     /// Who waits for entries to arrive (`wait(for:count:answer:)`); checked after each commit.
     public let waiters = JournalWaiters()
 
-    public init(capacity: Int = 10_000, clock: any SKANClock = SystemClock(), sink: (any JournalSink)? = nil) {
+    public init(capacity: Int = 10_000, clock: any SKANClock, sink: (any JournalSink)? = nil) {
         self.capacity = max(1, capacity)
         self.clock = clock
         self.sink = sink

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Wall-clock time, injected so that windows (48 h, 7 d, 35 d) can be tested without waiting and a
@@ -17,17 +10,6 @@ public protocol SKANClock: Sendable {
 extension SKANClock {
     /// Whole Unix seconds, the unit every SKAN timestamp is sent in.
     public func nowSeconds() -> Int64 { floorDivide(nowMilliseconds(), 1000) }
-}
-
-/// The machine's real-time clock.
-public struct SystemClock: SKANClock {
-    public init() {}
-
-    public func nowMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
 }
 
 /// A clock that stands still until told to move; for tests.
@@ -49,7 +31,7 @@ public final class OffsetClock: SKANClock {
     private let base: any SKANClock
     private let offset: Mutex<Int64>
 
-    public init(base: any SKANClock = SystemClock(), offsetSeconds: Int64 = 0) {
+    public init(base: any SKANClock, offsetSeconds: Int64 = 0) {
         self.base = base
         offset = Mutex(offsetSeconds)
     }

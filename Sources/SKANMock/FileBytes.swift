@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// Reads whole files (model files are small) without pulling Foundation into the server.
 public enum FileBytes {
@@ -13,20 +9,10 @@ public enum FileBytes {
     }
 
     public static func read(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
-            } else if count == 0 {
-                return bytes
-            } else if errno != EINTR {
-                throw Failure(path: path, reason: String(cString: strerror(errno)))
-            }
+        do {
+            return try System.readFile(path)
+        } catch {
+            throw Failure(path: path, reason: error.reason)
         }
     }
 }
@@ -34,17 +20,10 @@ public enum FileBytes {
 extension FileBytes {
     /// Writes `bytes` to `path`, replacing it (reports such as JUnit XML).
     static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                offset += count
-            } else if errno != EINTR {
-                throw Failure(path: path, reason: String(cString: strerror(errno)))
-            }
+        do {
+            try System.writeFile(path, bytes)
+        } catch {
+            throw Failure(path: path, reason: error.reason)
         }
     }
 }

@@ -1,11 +1,7 @@
 import Dispatch
 import SKANDomain
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// Writes journal lines to a file or standard output without making requests wait for the disk.
 ///
@@ -41,20 +37,21 @@ public final class JournalFileSink: JournalSink {
     /// `-` is standard output; anything else a file, created if needed and appended to.
     public init(path: String) throws(OpenFailure) {
         if path == "-" {
-            fd = STDOUT_FILENO
+            fd = System.standardOutput
             ownsDescriptor = false
         } else {
-            let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard opened >= 0 else { throw OpenFailure(path: path, reason: String(cString: strerror(errno))) }
-            fd = opened
+            do {
+                fd = try System.openForAppending(path)
+            } catch {
+                throw OpenFailure(path: path, reason: error.reason)
+            }
             ownsDescriptor = true
         }
-        var status = stat()
-        writesInline = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        writesInline = System.isRegularFile(fd)
     }
 
     deinit {
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { System.close(fd) }
     }
 
     public func write(line: [UInt8]) {
@@ -96,7 +93,7 @@ public final class JournalFileSink: JournalSink {
         while true {
             switch claimWriter() {
             case .claimed: drain()
-            case .busy: usleep(100)
+            case .busy: System.sleep(microseconds: 100)
             case .nothingToWrite: return
             }
         }
@@ -121,7 +118,7 @@ public final class JournalFileSink: JournalSink {
     private func writeAll(_ bytes: [UInt8]) {
         if let failure = StandardStreams.writeAll(bytes, to: fd) {
             // The disk is full or the pipe is gone: say so once per batch, keep serving.
-            StandardStreams.error("skan-mock: journal write failed: \(String(cString: strerror(failure)))")
+            StandardStreams.error("skan-mock: journal write failed: \(failure.reason)")
         }
     }
 }

@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// Notices when the model file changes, so an edit in QA takes effect without a restart.
 ///
@@ -18,13 +14,7 @@ final class ModelFileWatcher: @unchecked Sendable {
     private let path: String
     private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "skan-mock.model-watcher"))
 
-    private struct Signature: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modifiedSeconds: Int
-        var modifiedNanoseconds: Int
-    }
+    private typealias Signature = FileSignature
 
     init(path: String) { self.path = path }
 
@@ -48,11 +38,6 @@ final class ModelFileWatcher: @unchecked Sendable {
     private func signature() -> Signature? { Self.signature(of: path) }
 
     private static func signature(of path: String) -> Signature? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Signature(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec
-        )
+        System.fileSignature(path)
     }
 }

@@ -41,7 +41,7 @@ public final class SKANMockServer: Sendable {
             bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
-        var router = HTTPRouter()
+        var router = HTTPRouter(errorRenderer: .singular)
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
@@ -53,7 +53,7 @@ public final class SKANMockServer: Sendable {
             loopbackOnly: LoopbackHostCheck.isLoopback(listenHost: options.host)
         )
         http = HTTPServer(
-            configuration: .init(host: options.host, port: options.port, limits: options.limits),
+            configuration: .init(host: options.host, port: options.port, limits: options.limits, errorRenderer: .singular),
             responder: responder
         )
         watcher = options.modelPath.flatMap { path in

@@ -1,14 +1,11 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPOSIX
 
 /// The `SKAN_MOCK_*` variables, read the same way for every option.
 struct Environment {
     subscript(name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
+        guard let text = System.environment(name), !text.isEmpty else { return nil }
+        return text
     }
 
     func integer(_ name: String) throws -> Int? {

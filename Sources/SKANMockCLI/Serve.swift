@@ -1,9 +1,6 @@
 import ArgumentParser
 import Dispatch
 import SKANMock
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `skan-mock serve` (the default subcommand): runs the server until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {

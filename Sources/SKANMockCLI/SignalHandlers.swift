@@ -1,8 +1,6 @@
 import Dispatch
 import SKANMock
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPOSIX
 
 /// SIGTERM/SIGINT stop the server gracefully and exit 0; SIGHUP reloads the model file.
 /// Signals are taken as dispatch sources (not async-signal handlers), so the work they trigger
@@ -12,18 +10,18 @@ enum SignalHandlers {
     static func install(server: SKANMockServer) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         let queue = DispatchQueue(label: "skan-mock.signals")
-        for number in [SIGTERM, SIGINT] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        for stop in [ProcessSignal.terminate, .interrupt] {
+            System.ignore(stop)
+            let source = DispatchSource.makeSignalSource(signal: stop.number, queue: queue)
             source.setEventHandler {
                 server.stop(gracePeriod: 5)
-                exit(0)
+                System.exit(0)
             }
             source.resume()
             sources.append(source)
         }
-        signal(SIGHUP, SIG_IGN)
-        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        System.ignore(.hangUp)
+        let reload = DispatchSource.makeSignalSource(signal: ProcessSignal.hangUp.number, queue: queue)
         reload.setEventHandler {
             server.reportReload(server.reloadModel(), trigger: "SIGHUP")
         }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("ConnectionTimeouts")
 struct ConnectionTimeoutsTests {
-    private let limits = HTTPLimits.Timeouts(header: 10, idle: 30, write: 30)
+    private let limits = HTTPLimits.Timeouts(header: 10, body: 20, idle: 30, write: 30)
 
     @Test func closesAnIdleConnectionAfterTheIdleTimeout() {
         let timeouts = ConnectionTimeouts(limits: limits, now: 100)
@@ -20,12 +20,24 @@ struct ConnectionTimeoutsTests {
         #expect(timeouts.action(at: 15) == .requestTimeout)
     }
 
-    @Test func aBodyThatKeepsMovingIsNotCutOff() {
+    @Test func answers408WhenTheBodyIsNotCompleteInTime() {
+        var timeouts = ConnectionTimeouts(limits: limits, now: 0)
+        timeouts.enter(.readingHead, at: 1)
+        timeouts.enter(.readingBody, at: 2)
+        // Each trickle of body bytes reports the same phase: the deadline stays where it was
+        // (nginx's and h11-based servers' answer to a slow body), it is not kept alive by each byte.
+        for second in 3...21 { timeouts.enter(.readingBody, at: Double(second)) }
+        #expect(timeouts.action(at: 21.9) == nil)
+        #expect(timeouts.action(at: 22) == .requestTimeout)
+    }
+
+    @Test func theNextBodyGetsAFreshDeadline() {
         var timeouts = ConnectionTimeouts(limits: limits, now: 0)
         timeouts.enter(.readingBody, at: 0)
-        timeouts.enter(.readingBody, at: 25)
-        #expect(timeouts.action(at: 50) == nil)
-        #expect(timeouts.action(at: 55) == .requestTimeout)
+        timeouts.enter(.responding, at: 15)
+        timeouts.enter(.readingBody, at: 16)
+        #expect(timeouts.action(at: 35.9) == nil)
+        #expect(timeouts.action(at: 36) == .requestTimeout)
     }
 
     @Test func neverTimesOutWhileAHandlerOwnsTheRequest() {

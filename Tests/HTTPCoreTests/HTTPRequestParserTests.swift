@@ -243,4 +243,42 @@ struct HTTPRequestParserTests {
         parser.append(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(throws: HTTPParseError.self) { try parser.next() }
     }
+
+    // MARK: - A complete request line is judged at once (issue 10 item 9)
+
+    /// `GET /path` and its CRLF with nothing after: no version (HTTP/0.9's form). Answered 400
+    /// at once, as nginx and h11 do, not left to wait for headers until the timeout.
+    @Test func rejectsARequestLineWithoutAVersionAsSoonAsItEnds() {
+        #expect(status(of: "GET /path\r\n") == 400)
+        #expect(status(of: "GET\r\n") == 400)
+        #expect(status(of: "GET /path HTTP/1.1 extra\r\n") == 400)
+    }
+
+    @Test func judgesTheRequestLineWhenItsEndArrivesInPieces() {
+        let bytes = Array("GET /path\r\nHost: x\r\n\r\n".utf8)
+        // Nothing to say before the line's LF; the error as soon as it is there.
+        let early = parseAll(bytes, pieces: [0..<5, 5..<10])
+        #expect(early.error == nil)
+        let atEnd = parseAll(bytes, pieces: [0..<5, 5..<10, 10..<11])
+        #expect(atEnd.error?.status == .badRequest)
+    }
+
+    @Test func rejectsABadVersionOrTargetOnTheRequestLineAlone() {
+        #expect(status(of: "GET /path HTTP/2.0\r\n") == 505)
+        #expect(status(of: "GET /path HTTQ/1.1\r\n") == 400)
+        #expect(status(of: "GET path HTTP/1.1\r\n") == 400)
+    }
+
+    @Test func aGoodRequestLineWaitsForItsHeaders() throws {
+        var parser = HTTPRequestParser()
+        parser.append("GET /path HTTP/1.1\r\n".utf8)
+        #expect(try parser.next() == nil)
+        parser.append("Host: x\r\n".utf8)
+        #expect(try parser.next() == nil)
+        parser.append("\r\n".utf8)
+        #expect(try parser.next()?.path == "/path")
+        // The next request's line is judged afresh.
+        parser.append("GET /other\r\n".utf8)
+        #expect(throws: HTTPParseError.self) { try parser.next() }
+    }
 }

@@ -45,19 +45,28 @@ struct HTTPRouterTests {
         let response = answer(router, .put, "/a")
         #expect(response?.status == .methodNotAllowed)
         #expect(response?.headers["Allow"] == "GET, HEAD, POST")
-        #expect(text(response) == "{\"status\":\"error\",\"reason\":\"method PUT not allowed on /a\"}")
+        #expect(text(response) == "method PUT not allowed on /a\n")
         #expect(answer(router, .post, "/devices/x")?.headers["Allow"] == "DELETE, GET, HEAD")
     }
 
-    @Test func answers404WithJSONOtherwise() {
+    @Test func answers404InPlainTextByDefault() {
         let response = answer(router, .get, "/devices/x/extra")
         #expect(response?.status == .notFound)
-        #expect(response?.headers["Content-Type"] == "application/json")
-        #expect(text(answer(router, .get, "/devices/")) == "{\"status\":\"error\",\"reason\":\"no route for GET /devices/\"}")
+        #expect(response?.headers["Content-Type"] == "text/plain; charset=utf-8")
+        #expect(text(answer(router, .get, "/devices/")) == "no route for GET /devices/\n")
     }
 
-    @Test func quotesReasonsAsJSON() {
-        let response = HTTPResponse.jsonError("bad \"quote\" \\ \n\u{01}", status: .badRequest)
-        #expect(text(response) == "{\"status\":\"error\",\"reason\":\"bad \\\"quote\\\" \\\\ \\n\\u0001\"}")
+    @Test func takesErrorBodiesFromTheApplication() {
+        var router = HTTPRouter(errorRenderer: HTTPErrorRenderer { status, reason in
+            .json("{\"code\":\(status.code),\"why\":\"\(reason)\"}", status: status)
+        })
+        router.on(.get, "/a") { _, _, writer in writer.send(.json("1")) }
+        let missing = answer(router, .get, "/b")
+        #expect(missing?.status == .notFound)
+        #expect(missing?.headers["Content-Type"] == "application/json")
+        #expect(text(missing) == "{\"code\":404,\"why\":\"no route for GET /b\"}")
+        let wrongMethod = answer(router, .post, "/a")
+        #expect(wrongMethod?.headers["Allow"] == "GET, HEAD")
+        #expect(text(wrongMethod) == "{\"code\":405,\"why\":\"method POST not allowed on /a\"}")
     }
 }

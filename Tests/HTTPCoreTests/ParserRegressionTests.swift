@@ -68,10 +68,13 @@ struct ParserRegressionTests {
             0x0D, 0x0A, 0x48, 0x6F, 0x73, 0x74, 0x3A, 0x20, 0x78, 0x0D, 0x0A, 0x55, 0x73, 0x65, 0x72, 0x2D,
             0x41, 0x67, 0x65, 0x6E, 0x74, 0x3A, 0x20, 0x74, 0x0D, 0x0A, 0x30, 0x0D, 0x0A,
         ]
+        // The fuzzer's line is no valid request line ("GEhttps://T" is no method); since a complete
+        // request line is judged at once (issue 10 item 9) it gets 400 before the head ends. What
+        // this guards is the limit: never 414, and the same answer whatever the split.
         let whole = parse(bytes, limits: smallLimits)
-        #expect(whole.error == nil)
+        #expect(whole.error?.status == .badRequest)
         let split = parse(bytes, limits: smallLimits, pieceSize: 1)
-        #expect(split.error == nil)
+        #expect(split.error == whole.error)
 
         let line = "GET /" + String(repeating: "a", count: 64 - 14) + " HTTP/1.1"
         #expect(line.utf8.count == 64)

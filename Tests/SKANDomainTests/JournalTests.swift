@@ -47,7 +47,7 @@ import Testing
 
     @Test func repeatedKeysKeepEveryValueInTheLog() throws {
         let (service, _) = makeService()
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         record(journal, service, .skan4, [("n", "a"), ("x", "1"), ("n", "b"), ("n", ""), ("y", "é &")])
         let e = journal.query().entries[0].json
         #expect(e["params"] == ["n": ["a", "b", ""], "x": "1", "y": "é &"])
@@ -57,7 +57,7 @@ import Testing
 
     @Test func recordsWhatWasActuallySentAndExtraMembers() throws {
         let (service, _) = makeService()
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         record(journal, service, .skan3, skan3Params(value: "2"))
         record(journal, service, .skan3, skan3Params(value: "0"), status: 503, body: Array("{\"broken".utf8),
                extra: [JSONMember("fault", ["kind": "status"])])
@@ -82,7 +82,7 @@ import Testing
 
     @Test func capacityDropsTheOldestAndCountsThem() {
         let (service, _) = makeService()
-        let journal = Journal(capacity: 3)
+        let journal = Journal(capacity: 3, clock: ManualClock(seconds: T0))
         for _ in 0..<5 { record(journal, service, .skan3, skan3Params()) }
         #expect(journal.size == 3)
         #expect(journal.dropped == 2)
@@ -98,7 +98,7 @@ import Testing
 
     @Test func filters() {
         let (service, clock) = makeService()
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         record(journal, service, .skan4, skan4Params(device: "A", event: "level"))        // 1 p0 clean
         record(journal, service, .skan4, skan4Params(device: "B", [("p0_coarse", "5")]))  // 2 p0 issue
         record(journal, service, .skan3, skan3Params(device: "A"))                         // 3 no window
@@ -123,7 +123,7 @@ import Testing
 
     @Test func sinceIdAndLimit() {
         let (service, _) = makeService()
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         for _ in 0..<6 { record(journal, service, .skan3, skan3Params()) }
         // Polling: the oldest entries after since_id.
         let poll = journal.query(JournalFilter(sinceId: 2, limit: 2))
@@ -139,7 +139,7 @@ import Testing
 
     @Test func pageJSONSplicesEntries() throws {
         let (service, _) = makeService()
-        let journal = Journal(capacity: 1)
+        let journal = Journal(capacity: 1, clock: ManualClock(seconds: T0))
         record(journal, service, .skan3, skan3Params())
         record(journal, service, .skan3, skan3Params())
         let page = try JSONParser.parse(journal.query().json())
@@ -152,7 +152,7 @@ import Testing
     @Test func concurrentRecordsReachTheSinkInIdOrder() throws {
         let (service, _) = makeService()
         let sink = CollectingSink()
-        let journal = Journal(capacity: 500, sink: sink)
+        let journal = Journal(capacity: 500, clock: ManualClock(seconds: T0), sink: sink)
         DispatchQueue.concurrentPerform(iterations: 2_000) { n in
             let req = request(.skan4, skan4Params(device: "D\(n % 37)"))
             let o = service.handle(.skan4, req)

@@ -14,7 +14,7 @@ import Testing
     func extremeValuesDoNotTrap(_ value: String) throws {
         let model = try loadModel(#"{"skan3":{"mode":"rules","entries":[{"value":3,"when":{"days":{"min":1},"revenue":{"min":1}}}]},"skan4":{"p0":{"entries":[{"fine":1,"when":{"days":{"max":1},"revenue":{"min":1}}}]},"p1":{"entries":[{"coarse":1,"when":{"days":{"min":2}}}]},"p2":{"entries":[{"coarse":2}]}},"s2s":{"launch":true,"evt":true}}"#)
         let (service, _) = makeService(model)
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         let base: [(String, String)] = [("a", "K"), ("p", "iOS"), ("i", "app"), ("idfv", "D"), ("n", "x"),
                                         ("skan_total_revenue_by_currency", value), ("p0_total_iap_revenue", value)]
         for name in Self.names {
@@ -31,7 +31,7 @@ import Testing
 
     @Test func garbageParametersAreLoggedAsTheyCame() throws {
         let (service, _) = makeService()
-        let journal = Journal()
+        let journal = Journal(clock: ManualClock(seconds: T0))
         let weird = "\u{0}\u{1F}\"\\\n€😀\u{FFFD}"
         let req = request(.skan4, [(weird, weird), ("skan_total_revenue_by_currency", String(repeating: "[", count: 100_000))])
         let o = service.handle(.skan4, req)

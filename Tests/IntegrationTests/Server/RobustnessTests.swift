@@ -62,6 +62,53 @@ struct RobustnessTests {
         #expect(try CurlClient().get(server.url("/ok")).status == 200)
     }
 
+    /// `GET /path` with no HTTP version (HTTP/0.9's request line) is answered 400 and closed as
+    /// soon as its line ends, as nginx and h11 do; it does not sit until the header timeout.
+    @Test func aRequestLineWithoutAVersionIsRefusedAtOnce() throws {
+        var limits = HTTPLimits()
+        limits.headerTimeoutSeconds = 30
+        let server = try TestHTTPServer(limits: limits, responder: router)
+        let connection = try RawConnection(port: server.port, receiveTimeout: 10)
+        let started = DispatchTime.now().uptimeNanoseconds
+        connection.send("GET /ok\r\n")
+        let (text, closed) = connection.readToEnd()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        #expect(text.hasPrefix("HTTP/1.1 400 "), "got: \(text.prefix(80))")
+        #expect(text.contains("Connection: close\r\n"))
+        #expect(closed)
+        #expect(seconds < 3, "answered after \(seconds) s")
+        #expect(try CurlClient().get(server.url("/ok")).status == 200)
+    }
+
+    /// A body that trickles in (a byte every 0.2 s) is cut off with 408 once the body deadline
+    /// (1 s here) has passed since the headers ended; each byte does not buy more time.
+    @Test func aTricklingBodyIsCutOffAtTheBodyDeadline() throws {
+        var limits = HTTPLimits()
+        limits.bodyTimeoutSeconds = 1
+        let server = try TestHTTPServer(limits: limits, responder: router)
+        let connection = try RawConnection(port: server.port, receiveTimeout: 10)
+        let started = DispatchTime.now().uptimeNanoseconds
+        connection.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+        let stop = Mutex(false)
+        let trickler = DispatchQueue(label: "body-trickler")
+        trickler.async {
+            for _ in 0..<100 where !stop.withLock({ $0 }) {
+                connection.send("b")
+                usleep(200_000)
+            }
+        }
+        let (text, closed) = connection.readToEnd()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        stop.withLock { $0 = true }
+        trickler.sync {}
+        #expect(text.hasPrefix("HTTP/1.1 408 "), "got: \(text.prefix(80))")
+        #expect(closed)
+        #expect(seconds >= 0.9 && seconds < 5, "cut off after \(seconds) s")
+        for _ in 0..<250 where server.server.openConnections > 0 { usleep(20_000) }
+        #expect(server.server.openConnections == 0)
+        #expect(try CurlClient().get(server.url("/ok")).status == 200)
+    }
+
     /// Opens `count` connections, sends a request on each, and counts the statuses answered
     /// ("none" for a connection that got nothing before its timeout). The connections are closed
     /// on return.

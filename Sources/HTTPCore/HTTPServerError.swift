@@ -1,0 +1,23 @@
+import SystemPOSIX
+
+/// Why the server could not start.
+public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+    case cannotResolve(host: String, reason: String)
+    case cannotListen(host: String, port: Int, reason: String)
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case let .cannotResolve(host, reason): "cannot resolve host '\(host)': \(reason)"
+        case let .cannotListen(host, port, reason): "cannot listen on \(host):\(port): \(reason)"
+        case .alreadyStarted: "the server is already started"
+        }
+    }
+
+    init(listening host: String, port: Int, _ error: SystemError) {
+        switch error.domain {
+        case .addressInfo: self = .cannotResolve(host: host, reason: error.reason)
+        case .errno: self = .cannotListen(host: host, port: port, reason: error.reason)
+        }
+    }
+}

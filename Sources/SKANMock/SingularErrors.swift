@@ -1,0 +1,20 @@
+import HTTPCore
+import SKANDomain
+
+extension HTTPResponse {
+    /// `{"status":"error","reason":"..."}`, the shape every error takes in this service (and in
+    /// Singular's): the app's own errors and, through `HTTPErrorRenderer.singular`, the HTTP layer's.
+    static func jsonError(_ reason: String, status: HTTPStatus) -> HTTPResponse {
+        var writer = JSONWriter(capacity: reason.utf8.count + 32)
+        writer.write(reason)
+        var body = Array("{\"status\":\"error\",\"reason\":".utf8)
+        body.append(contentsOf: writer.bytes)
+        body.append(UInt8(ascii: "}"))
+        return .json(body, status: status)
+    }
+}
+
+extension HTTPErrorRenderer {
+    /// The HTTP layer's own answers (400, 404, 405, 408, 413, 414, 431, 503...) in the service's shape.
+    static let singular = HTTPErrorRenderer { status, reason in .jsonError(reason, status: status) }
+}

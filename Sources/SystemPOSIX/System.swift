@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one door to the C library. Every system call the package makes goes through `System`; the
+/// calls themselves live in `System+Glibc.swift` and `System+Darwin.swift`, one file per platform
+/// with the same set of functions (the test suite checks both the door and the parity). Modelled
+/// on swift-nio's `NIOPosix/System.swift` and FlyingFox's `Socket+Glibc.swift`/`Socket+Darwin.swift`.
+public enum System {}
+
+/// What a call that may find nothing to do returned: its value, or "would block" (EAGAIN /
+/// EWOULDBLOCK on a non-blocking descriptor, or the timeout of a blocking one).
+public enum IOResult<Value> {
+    case done(Value)
+    case wouldBlock
+}
+
+extension IOResult: Sendable where Value: Sendable {}
+
+/// A failed system call: its errno (or, for name resolution, its `getaddrinfo` code) and its name.
+public struct SystemError: Error, Sendable, CustomStringConvertible {
+    public enum Domain: Sendable { case errno, addressInfo }
+
+    public let code: Int32
+    public let function: StaticString
+    public let domain: Domain
+
+    public init(code: Int32, function: StaticString, domain: Domain = .errno) {
+        self.code = code
+        self.function = function
+        self.domain = domain
+    }
+
+    /// The C library's words for the code (`strerror` or `gai_strerror`), without the function name.
+    public var reason: String {
+        switch domain {
+        case .errno: String(cString: strerror(code))
+        case .addressInfo: String(cString: gai_strerror(code))
+        }
+    }
+
+    public var description: String { "\(function): \(reason)" }
+
+    /// `accept` lost a connection that was already gone, or a firewall said no: accept the next one.
+    public var isAbortedConnection: Bool {
+        code == ECONNABORTED || code == EPROTO || code == EPERM
+    }
+
+    /// Out of descriptors or memory: retrying at once would spin.
+    public var isOutOfResources: Bool {
+        code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM
+    }
+}
+
+/// Runs a system call that returns -1 and sets errno on failure: retries on EINTR, maps
+/// EAGAIN/EWOULDBLOCK to `.wouldBlock`, throws everything else as a `SystemError` named `function`.
+/// Generic and always inlined so that the hot path (read, send) pays nothing for it.
+@inline(__always)
+func syscall<Value: FixedWidthInteger>(
+    _ function: StaticString, _ body: () -> Value
+) throws(SystemError) -> IOResult<Value> {
+    while true {
+        let result = body()
+        if result != -1 { return .done(result) }
+        let code = errno
+        switch code {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK: return .wouldBlock
+        default: throw SystemError(code: code, function: function)
+        }
+    }
+}
+
+/// `syscall` for calls where "would block" cannot happen (or means failure): the value, or a throw.
+@inline(__always)
+func syscallValue<Value: FixedWidthInteger>(
+    _ function: StaticString, _ body: () -> Value
+) throws(SystemError) -> Value {
+    switch try syscall(function, body) {
+    case .done(let value): return value
+    case .wouldBlock: throw SystemError(code: EAGAIN, function: function)
+    }
+}
+
+/// The signals the command line handles.
+public enum ProcessSignal: Sendable, CaseIterable {
+    case terminate, interrupt, hangUp
+
+    public var number: Int32 {
+        switch self {
+        case .terminate: SIGTERM
+        case .interrupt: SIGINT
+        case .hangUp: SIGHUP
+        }
+    }
+}
+
+/// What `stat` says about a file, enough to notice that it changed.
+public struct FileSignature: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+
+    public init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+}
+
+extension System {
+    /// Standard output and standard error (1 and 2 everywhere POSIX).
+    public static let standardOutput: Int32 = 1
+    public static let standardError: Int32 = 2
+
+    /// Writes every byte to `fd`, retrying partial writes and EINTR; the error that stopped it, or nil.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> SystemError? {
+        bytes.withUnsafeBytes { raw -> SystemError? in
+            var offset = 0
+            while offset < raw.count {
+                do throws(SystemError) {
+                    switch try write(fd, raw.baseAddress! + offset, raw.count - offset) {
+                    case .done(let written) where written > 0: offset += written
+                    case .done, .wouldBlock: return SystemError(code: EIO, function: "write")
+                    }
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Reads a whole (small) file.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            switch try read(fd, chunk.baseAddress!, chunk.count) {
+            case .done(0): return bytes
+            case .done(let count): bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            case .wouldBlock: throw SystemError(code: EAGAIN, function: "read")
+            }
+        }
+    }
+
+    /// Writes `bytes` to `path`, replacing what was there (reports, JUnit XML).
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
+        let fd = try openForReplacing(path)
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+            }
+            switch try result.get() {
+            case .done(let count): offset += count
+            case .wouldBlock: throw SystemError(code: EAGAIN, function: "write")
+            }
+        }
+    }
+
+    /// `address:port`, with IPv6 addresses in brackets.
+    static func describe(_ storage: sockaddr_storage) -> String {
+        let (host, port) = address(storage)
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    static func address(_ storage: sockaddr_storage) -> (host: String, port: Int) {
+        var storage = storage
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        return withUnsafePointer(to: &storage) { pointer -> (String, Int) in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var address = v4.pointee.sin_addr
+                    inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
+                    return (cText(text), Int(UInt16(bigEndian: v4.pointee.sin_port)))
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    var address = v6.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
+                    return (cText(text), Int(UInt16(bigEndian: v6.pointee.sin6_port)))
+                }
+            default:
+                return ("unknown", 0)
+            }
+        }
+    }
+
+    private static func cText(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
+        var value = value
+        _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    static func addFlags(_ fd: Int32, status: Int32 = 0, descriptor: Int32 = 0) {
+        if status != 0 {
+            let flags = fcntl(fd, F_GETFL, 0)
+            _ = fcntl(fd, F_SETFL, flags | status)
+        }
+        if descriptor != 0 {
+            let flags = fcntl(fd, F_GETFD, 0)
+            _ = fcntl(fd, F_SETFD, flags | descriptor)
+        }
+    }
+}

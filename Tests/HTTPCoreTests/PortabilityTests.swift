@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The platform layer stays the only door to the C library (issue 11): no file in Sources outside
+/// Sources/SystemPOSIX and Sources/CSystemLinux names a C library module or a symbol only one
+/// platform has, and System+Glibc.swift and System+Darwin.swift declare the same functions.
+/// Reads the source tree from disk; test files are not checked (their raw-socket helpers may import
+/// Glibc).
+@Suite("Portability")
+struct PortabilityTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sources = root.appendingPathComponent("Sources")
+    static let platformTargets: Set<String> = ["SystemPOSIX", "CSystemLinux"]
+
+    /// C library modules, and symbols that exist on one platform only (Linux: accept4, the
+    /// SOCK_ flags, MSG_NOSIGNAL, epoll, eventfd, timerfd, inotify, ...; Darwin: SO_NOSIGPIPE,
+    /// kqueue, st_mtimespec, ...). Matched as whole identifiers, outside comments.
+    static let forbidden: Set<String> = [
+        "Glibc", "Musl", "Darwin", "WinSDK", "Bionic", "Android",
+        "accept4", "MSG_NOSIGNAL", "MSG_MORE", "SOCK_CLOEXEC", "SOCK_NONBLOCK",
+        "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_event",
+        "eventfd", "eventfd_read", "eventfd_write", "timerfd_create", "timerfd_settime", "signalfd",
+        "inotify_init", "inotify_init1", "inotify_add_watch", "TCP_QUICKACK", "TCP_CORK",
+        "pipe2", "dup3", "sendmmsg", "recvmmsg", "splice", "sendfile", "st_mtim", "st_atim", "st_ctim",
+        "SO_NOSIGPIPE", "st_mtimespec", "kqueue", "kevent", "F_NOCACHE", "mach_absolute_time",
+    ]
+
+    @Test func onlyThePlatformLayerTouchesTheCLibrary() throws {
+        var violations: [String] = []
+        for file in try Self.swiftFiles(under: Self.sources) {
+            let relative = String(file.path.dropFirst(Self.root.path.count + 1))
+            let target = relative.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+            guard !Self.platformTargets.contains(target) else { continue }
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                for name in Self.identifiers(in: Self.code(of: line)) where Self.forbidden.contains(name) {
+                    violations.append("\(relative):\(index + 1): '\(name)' belongs in Sources/SystemPOSIX")
+                }
+            }
+        }
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    @Test func glibcAndDarwinFilesDeclareTheSameFunctions() throws {
+        let directory = Self.sources.appendingPathComponent("SystemPOSIX")
+        let glibc = try Self.functionSignatures(in: directory.appendingPathComponent("System+Glibc.swift"))
+        let darwin = try Self.functionSignatures(in: directory.appendingPathComponent("System+Darwin.swift"))
+        #expect(!glibc.isEmpty)
+        let onlyGlibc = glibc.subtracting(darwin).sorted()
+        let onlyDarwin = darwin.subtracting(glibc).sorted()
+        #expect(onlyGlibc.isEmpty, "in System+Glibc.swift, not in System+Darwin.swift: \(onlyGlibc)")
+        #expect(onlyDarwin.isEmpty, "in System+Darwin.swift, not in System+Glibc.swift: \(onlyDarwin)")
+    }
+
+    /// Package.swift claims Apple platforms only as far as the Darwin file covers them: macOS; and
+    /// iOS for SKANMockClient, the one target that does not use SystemPOSIX (Foundation only).
+    @Test func packagePlatformsMatchThePlatformFiles() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let line = try #require(manifest.split(separator: "\n").first { $0.contains("platforms:") })
+        let client = try String(contentsOf: Self.sources.appendingPathComponent("SKANMockClient/SKANMockClient.swift"), encoding: .utf8)
+        #expect(!client.contains("SystemPOSIX") && !manifest.contains(#".target(name: "SKANMockClient", dependencies"#))
+        for platform in [".tvOS(", ".watchOS(", ".visionOS(", ".macCatalyst("] {
+            #expect(!line.contains(platform), "Package.swift claims \(platform) but SystemPOSIX is only written for macOS and Linux")
+        }
+        #expect(line.contains(".macOS("))
+        #expect(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent("SystemPOSIX/System+Darwin.swift").path))
+    }
+
+    @Test func theCheckFindsWhatItLooksFor() {
+        #expect(Self.identifiers(in: Self.code(of: "import Glibc")).contains("Glibc"))
+        #expect(Self.identifiers(in: Self.code(of: "let fd = accept4(a, b, c, SOCK_CLOEXEC)")).isSuperset(of: ["accept4", "SOCK_CLOEXEC"]))
+        #expect(!Self.identifiers(in: Self.code(of: "/// rather than using inotify_init1")).contains("inotify_init1"))
+        #expect(!Self.identifiers(in: Self.code(of: "x = 1  // MSG_NOSIGNAL")).contains("MSG_NOSIGNAL"))
+    }
+
+    // MARK: - Helpers
+
+    static func swiftFiles(under directory: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+    }
+
+    /// The line without a `//` comment (good enough for this tree: no string literal holds ` //`).
+    static func code(of line: Substring) -> Substring {
+        let trimmed = line.drop { $0 == " " }
+        if trimmed.hasPrefix("//") { return "" }
+        if let comment = line.firstRange(of: " //") { return line[..<comment.lowerBound] }
+        return line
+    }
+
+    static func identifiers(in code: Substring) -> Set<String> {
+        Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+    }
+
+    /// `name(labels...) -> Result` for each `func` declared in the file, whitespace normalised.
+    static func functionSignatures(in file: URL) throws -> Set<String> {
+        var signatures: Set<String> = []
+        for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+            let text = code(of: line)
+            guard let found = text.firstRange(of: "func ") else { continue }
+            var signature = text[found.upperBound...]
+            if let brace = signature.lastIndex(of: "{") { signature = signature[..<brace] }
+            let prefix = text[..<found.lowerBound].split(separator: " ").joined(separator: " ")
+            signatures.insert((prefix + " func " + signature.split(separator: " ").joined(separator: " ")).trimmingCharacters(in: .whitespaces))
+        }
+        return signatures
+    }
+}
