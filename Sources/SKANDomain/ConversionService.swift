@@ -8,8 +8,8 @@ import Synchronization
 /// ```
 /// let model = try ConversionModel.parse(bytes: fileBytes, source: "config/revenue.json") // throws ModelError
 /// // or ConversionModel.builtIn (config/singular-testing.json, compiled in)
-/// let service = ConversionService(model: model, clock: SystemClock(), deviceCapacity: 100_000, strict: false)
-/// let journal = Journal(capacity: 10_000, sink: mySink)               // mySink: JournalSink
+/// let service = ConversionService(model: model, clock: clock, deviceCapacity: 100_000, strict: false) // the app's SystemClock
+/// let journal = Journal(capacity: 10_000, clock: clock, sink: mySink) // mySink: JournalSink
 ///
 /// guard let endpoint = SKANEndpoint(path: path) else { ... }        // /api/v1/conversion_value ...
 /// let request = SKANRequest(method: "GET", path: path, remote: "127.0.0.1:53211",
@@ -26,7 +26,7 @@ import Synchronization
 /// journal.query(JournalFilter(endpoint:device:event:window:hasIssues:sinceId:limit:)) -> JournalPage
 ///     (entries with pre-serialised lines, total, dropped; page.json() is the admin body)
 /// journal.count(filter) / journal.clear() / journal.size / journal.dropped / journal.lastId
-/// OffsetClock(base: SystemClock(), offsetSeconds: 0).advance(seconds:)  // "time travel"
+/// OffsetClock(base: clock, offsetSeconds: 0).advance(seconds:)       // "time travel"
 /// ```
 ///
 /// Decisions where SPEC is silent

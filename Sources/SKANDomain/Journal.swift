@@ -65,7 +65,6 @@ public final class Journal: Sendable {
             }
             return (nil, displaced)
         }
-        sink?.afterRecord()
         waiters.check(matching: { self.count($0) })
         return id
     }
@@ -157,6 +156,9 @@ public final class Journal: Sendable {
             for handler in s.subscribers.values { handler(.cleared) }
         }
     }
+
+    /// Blocks until the sink has written every entry recorded so far.
+    public func flushSink() { sink?.flush() }
 
     /// Entries held.
     public var size: Int { state.withLock { $0.count } }

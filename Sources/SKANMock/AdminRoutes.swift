@@ -161,6 +161,8 @@ struct AdminRoutes: Sendable {
         let journal = self.journal
         let filter = query.filter
         let id = journal.wait(for: filter, count: query.count) { timedOut in
+            // What the answer reports is in the journal file too, before the test reads it.
+            journal.flushSink()
             writer.send(.json(Self.waitAnswer(journal.query(filter), timedOut: timedOut)))
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {

