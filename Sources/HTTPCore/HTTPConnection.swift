@@ -39,6 +39,16 @@ final class HTTPConnection: @unchecked Sendable {
     private var streaming: HTTPStream?
     private var state: State = .open
 
+    /// TLS on an HTTPS port: `outbound` then holds plaintext, encrypted into `wire` on flush.
+    private let wireSession: (any HTTPWireSession)?
+    private let plaintextRefusal: String
+    private var wire: [UInt8] = []
+    private var wireOffset = 0
+    private var decrypted: [UInt8] = []
+    /// On an HTTPS port, until the first request's head is read: the handshake counts against the
+    /// header timeout from accept, so a stalled or trickled handshake is closed like a slowloris.
+    private var awaitingFirstRequest = false
+
     private enum State { case open, draining, closed }
 
     /// Output we let pile up (a client pipelining without reading) before we stop taking requests.
@@ -47,7 +57,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
-        errorRenderer: HTTPErrorRenderer, targetQueue: DispatchQueue, now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
+        errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil, targetQueue: DispatchQueue, now: Double,
+        onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
         self.id = id
         self.fd = fd
@@ -59,6 +70,12 @@ final class HTTPConnection: @unchecked Sendable {
         queue = DispatchQueue(label: "http.connection", target: targetQueue)
         parser = HTTPRequestParser(limits: limits)
         timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
+        wireSession = security?.makeSession()
+        plaintextRefusal = security?.plaintextRefusal ?? ""
+        if security != nil {
+            awaitingFirstRequest = true
+            timeouts.enter(.readingHead, at: now)
+        }
     }
 
     /// Creates the read source and starts reading. Called once, right after accept.
@@ -98,7 +115,19 @@ final class HTTPConnection: @unchecked Sendable {
                 switch try? System.read(fd, base, Self.readChunk) {
                 case .done(0): return .endOfFile
                 case .done(let count):
-                    parser.append(UnsafeRawBufferPointer(start: base, count: count))
+                    let bytes = UnsafeRawBufferPointer(start: base, count: count)
+                    if let wireSession {
+                        switch wireSession.receive(bytes, into: &decrypted) {
+                        case .ok: break
+                        case .closed: return .endOfFile
+                        case .notThisProtocol: return .notThisProtocol
+                        case .failed: return .failed
+                        }
+                        parser.append(decrypted)
+                        decrypted.removeAll(keepingCapacity: true)
+                    } else {
+                        parser.append(bytes)
+                    }
                     if count < Self.readChunk { return .data }
                 case .wouldBlock: return .data
                 case nil: return .failed
@@ -108,6 +137,9 @@ final class HTTPConnection: @unchecked Sendable {
         switch result {
         case .failed:
             close()
+            return
+        case .notThisProtocol:
+            refusePlaintext()
             return
         case .endOfFile:
             peerClosedInput = true
@@ -121,7 +153,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private enum ReadResult { case data, endOfFile, wouldBlock, failed }
+    private enum ReadResult { case data, endOfFile, wouldBlock, failed, notThisProtocol }
+
+    /// Plain HTTP (or garbage) on the HTTPS port: a plaintext 400 saying so, then close.
+    private func refusePlaintext() {
+        errorRenderer.response(.badRequest, reason: plaintextRefusal)
+            .serialize(into: &wire, includeBody: true, closeConnection: true)
+        closeAfterFlush = true
+        flushWire()
+    }
 
     // MARK: - Requests
 
@@ -156,6 +196,8 @@ final class HTTPConnection: @unchecked Sendable {
     private func dispatch(_ incoming: HTTPRequest) {
         var request = incoming
         request.remoteAddress = remoteAddress
+        request.tlsVersion = wireSession?.protocolVersion
+        awaitingFirstRequest = false
         sequence += 1
         let mine = sequence
         pending = (mine, request.method == .head, request.keepAlive && !shuttingDown)
@@ -220,10 +262,28 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: - Writing
 
-    private var pendingOutputCount: Int { outbound.count - outboundOffset }
+    private var pendingOutputCount: Int { outbound.count - outboundOffset + wire.count - wireOffset }
 
     private func flush() {
         guard state != .closed else { return }
+        if let wireSession {
+            // The protocol's own bytes (the handshake) go before the data they make possible.
+            wireSession.takeOutput(into: &wire)
+            if outboundOffset < outbound.count {
+                let sent = outbound.withUnsafeBytes { bytes in
+                    wireSession.send(UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]), into: &wire)
+                }
+                outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
+                outboundOffset = 0
+                guard sent else {
+                    close()
+                    return
+                }
+            }
+            wireSession.takeOutput(into: &wire)
+            flushWire()
+            return
+        }
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { bytes in
                 try? System.send(fd, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset)
@@ -245,6 +305,29 @@ final class HTTPConnection: @unchecked Sendable {
             outbound.removeAll(keepingCapacity: true)
         }
         outboundOffset = 0
+        disableWriteSource()
+        if closeAfterFlush && state == .open { beginDrainingClose() }
+    }
+
+    /// Sends `wire` (TLS records, or a plaintext refusal) as far as the socket takes it.
+    private func flushWire() {
+        while wireOffset < wire.count {
+            let result = wire.withUnsafeBytes { bytes in
+                try? System.send(fd, bytes.baseAddress! + wireOffset, bytes.count - wireOffset)
+            }
+            switch result {
+            case .done(let written):
+                wireOffset += written
+            case .wouldBlock:
+                enableWriteSource()
+                return
+            case nil:
+                close()
+                return
+            }
+        }
+        wire.removeAll(keepingCapacity: wire.capacity <= 64 * 1024)
+        wireOffset = 0
         disableWriteSource()
         if closeAfterFlush && state == .open { beginDrainingClose() }
     }
@@ -311,6 +394,8 @@ final class HTTPConnection: @unchecked Sendable {
         let now = Self.now()
         if pending != nil || streaming != nil {
             timeouts.enter(.responding, at: now)
+        } else if awaitingFirstRequest {
+            timeouts.enter(.readingHead, at: now)
         } else if pendingOutputCount > 0 {
             timeouts.enter(.writing, at: now)
         } else if parser.isReadingBody {
@@ -330,6 +415,11 @@ final class HTTPConnection: @unchecked Sendable {
             close()
         case .requestTimeout:
             guard pending == nil else { return }
+            if let wireSession, wireSession.protocolVersion == nil {
+                // A handshake that did not finish in time: nothing can be said to it.
+                close()
+                return
+            }
             queueFinalResponse(errorRenderer.response(.requestTimeout, reason: "request not received in time"))
             flush()
         }

@@ -8,6 +8,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer as `address:port` (`[v6]:port` for IPv6); set by the connection, empty in unit tests.
     public var remoteAddress: String
+    /// The TLS version the request came over (`TLSv1.3`), nil for plain HTTP; set by the connection.
+    public var tlsVersion: String?
 
     public init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http11,

@@ -13,11 +13,15 @@ public final class HTTPServer: Sendable {
         public var backlog: Int32
         /// The bodies of the answers the server gives on its own (bad request, timeout, overload).
         public var errorRenderer: HTTPErrorRenderer
+        /// TLS for an HTTPS port; nil serves plain HTTP. From accept, the handshake and the first
+        /// request's head must arrive within the header timeout.
+        public var security: (any HTTPWireSecurity)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
-            errorRenderer: HTTPErrorRenderer = .plainText
+            errorRenderer: HTTPErrorRenderer = .plainText, security: (any HTTPWireSecurity)? = nil
         ) {
+            self.security = security
             self.host = host
             self.port = port
             self.limits = limits
@@ -97,7 +101,7 @@ public final class HTTPServer: Sendable {
             state.nextConnectionID += 1
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
-                errorRenderer: configuration.errorRenderer,
+                errorRenderer: configuration.errorRenderer, security: configuration.security,
                 targetQueue: connectionQueue, now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )

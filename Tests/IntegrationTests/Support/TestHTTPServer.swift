@@ -4,8 +4,8 @@
 final class TestHTTPServer {
     let server: HTTPServer
 
-    init(limits: HTTPLimits = HTTPLimits(), responder: any HTTPResponder) throws {
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits), responder: responder)
+    init(limits: HTTPLimits = HTTPLimits(), responder: any HTTPResponder, security: (any HTTPWireSecurity)? = nil) throws {
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits, security: security), responder: responder)
         try server.start()
     }
 
