@@ -1,11 +1,34 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// HTTPS links the system's OpenSSL 3 (SKANTLS). Linux has it from
+// apt (Tests/test.sh installs it); a Mac with nothing but Xcode has not, so by default only
+// Linux builds link it and a Mac builds the plain-HTTP server. SKAN_MOCK_TLS=1 turns it on for
+// a Mac too (Homebrew's openssl@3, found with pkg-config); SKAN_MOCK_TLS=0 turns it off
+// everywhere. Code that uses it is compiled under `#if SKAN_MOCK_TLS`, defined on the same platforms.
+let tlsPlatforms: [Platform]? = {
+    switch Context.environment["SKAN_MOCK_TLS"] {
+    case "0": return nil
+    case "1": return [.linux, .macOS]
+    default: return [.linux]
+    }
+}()
+
+/// Dependencies on the TLS targets, on the platforms that have them.
+func tls(_ names: String...) -> [Target.Dependency] {
+    guard let platforms = tlsPlatforms else { return [] }
+    return names.map { .target(name: $0, condition: .when(platforms: platforms)) }
+}
+
+/// `#if SKAN_MOCK_TLS` in the targets that use the TLS targets.
+let tlsDefine: [SwiftSetting] = tlsPlatforms.map { [.define("SKAN_MOCK_TLS", .when(platforms: $0))] } ?? []
+
 // Three layers, arrows pointing down only:
 //   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes), SKANSimulator
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
 //   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
+//   SKANTLS (TLS engine, local CA) -> COpenSSL
 let package = Package(
     name: "skan-mock",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
@@ -24,13 +47,20 @@ let package = Package(
         .target(name: "SKANDomain"),
         .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "SKANTLS", dependencies: tls("COpenSSL"), swiftSettings: tlsDefine),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
                 "SKANMock",
                 "SKANSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ] + tls("SKANTLS"),
+            swiftSettings: tlsDefine
         ),
         // libcurl drives the integration tests only; nothing in Sources links it.
         .systemLibrary(
@@ -41,6 +71,7 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
+        .testTarget(name: "SKANTLSTests", dependencies: tls("SKANTLS", "COpenSSL"), swiftSettings: tlsDefine),
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
         .testTarget(
             name: "IntegrationTests",
