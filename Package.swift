@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// HTTPS links the system's OpenSSL 3 (SKANTLS). Linux has it from
-// apt (Tests/test.sh installs it); a Mac with nothing but Xcode has not, so by default only
-// Linux builds link it and a Mac builds the plain-HTTP server. SKAN_MOCK_TLS=1 turns it on for
-// a Mac too (Homebrew's openssl@3, found with pkg-config); SKAN_MOCK_TLS=0 turns it off
-// everywhere. Code that uses it is compiled under `#if SKAN_MOCK_TLS`, defined on the same platforms.
+// HTTPS links the system's OpenSSL 3 and libqrencode (SKANTLS, SKANPhoneSetup). Linux has them from
+// apt (Tests/test.sh installs them); a Mac with nothing but Xcode has neither, so by default only
+// Linux builds link them and a Mac builds the plain-HTTP server. SKAN_MOCK_TLS=1 turns them on for
+// a Mac too (Homebrew's openssl@3 and qrencode, found with pkg-config); SKAN_MOCK_TLS=0 turns them off
+// everywhere. Code that uses them is compiled under `#if SKAN_MOCK_TLS`, defined on the same platforms.
 let tlsPlatforms: [Platform]? = {
     switch Context.environment["SKAN_MOCK_TLS"] {
     case "0": return nil
@@ -28,7 +28,7 @@ let tlsDefine: [SwiftSetting] = tlsPlatforms.map { [.define("SKAN_MOCK_TLS", .wh
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic)
 //   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
-//   SKANTLS (TLS engine, local CA) -> COpenSSL
+//   SKANPhoneSetup (CA profile, phone page, QR codes) -> SKANTLS (TLS engine, local CA) -> COpenSSL
 let package = Package(
     name: "skan-mock",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
@@ -52,7 +52,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
         .target(name: "SKANTLS", dependencies: tls("COpenSSL"), swiftSettings: tlsDefine),
+        .target(name: "SKANPhoneSetup", dependencies: tls("SKANTLS", "CQRencode"), swiftSettings: tlsDefine),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
@@ -72,6 +78,7 @@ let package = Package(
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
         .testTarget(name: "SKANTLSTests", dependencies: tls("SKANTLS", "COpenSSL"), swiftSettings: tlsDefine),
+        .testTarget(name: "SKANPhoneSetupTests", dependencies: tls("SKANPhoneSetup", "SKANTLS"), swiftSettings: tlsDefine),
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
         .testTarget(
             name: "IntegrationTests",
