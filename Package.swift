@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "CCurl"]
+            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "CCurl"],
+            swiftSettings: tlsDefine
         ),
     ],
     swiftLanguageModes: [.v6]
