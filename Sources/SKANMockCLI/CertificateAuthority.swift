@@ -36,7 +36,7 @@ struct CertificateAuthority: ParsableCommand {
             throw ExitCode(2)
         }
         #else
-        StandardStreams.error("skan-mock ca: this build has no TLS support (build with OpenSSL 3: see README, HTTPS)")
+        StandardStreams.error("skan-mock ca: this build has no TLS support (build it with OpenSSL 3: README, The local certificate authority)")
         _ = directory
         throw ExitCode(1)
         #endif

@@ -1,3 +1,4 @@
+#if SKAN_MOCK_TLS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,3 +58,4 @@ public enum InterfaceAddresses {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+#endif

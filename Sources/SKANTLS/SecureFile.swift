@@ -1,3 +1,4 @@
+#if SKAN_MOCK_TLS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -74,3 +75,4 @@ enum SecureFile {
 
     static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SKAN_MOCK_TLS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,3 +30,4 @@ public enum ServerNames {
         return name.isEmpty ? nil : name
     }
 }
+#endif

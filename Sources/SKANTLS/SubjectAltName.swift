@@ -1,3 +1,4 @@
+#if SKAN_MOCK_TLS
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,3 +51,4 @@ public enum SubjectAltName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+#endif
