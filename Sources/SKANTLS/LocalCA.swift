@@ -32,6 +32,13 @@ public struct LocalCA: Sendable {
             return (try load(directory: directory, certificatePath: certificatePath, keyPath: keyPath), false)
         }
         try SecureFile.makeDirectory(directory)
+        // Two first starts at once (parallel test runs) must not pair one's key with the other's
+        // certificate: one makes the CA, the other waits and loads it.
+        let lock = try SecureFile.lock(directory + "/ca.lock")
+        defer { SecureFile.unlock(lock) }
+        if !renew && SecureFile.exists(certificatePath) {
+            return (try load(directory: directory, certificatePath: certificatePath, keyPath: keyPath), false)
+        }
         let (certificate, key) = try CertificateIssuer.makeAuthority(commonName: commonName())
         // The key first: a certificate without its key on disk would stop every later start.
         try SecureFile.replace(keyPath, with: key.pem, mode: 0o600)

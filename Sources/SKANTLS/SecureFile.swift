@@ -61,6 +61,26 @@ enum SecureFile {
         }
     }
 
+    /// Opens (creating, 0600) and exclusively locks `path` with flock, waiting for another holder;
+    /// returns the descriptor for ``unlock(_:)``.
+    static func lock(_ path: String) throws(TLSSetupError) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TLSSetupError(file: path, errnoText(errno)) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                let code = errno
+                close(fd)
+                throw TLSSetupError(file: path, errnoText(code))
+            }
+        }
+        return fd
+    }
+
+    static func unlock(_ fd: Int32) {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// `path` made absolute against the current folder, for messages a user copies.

@@ -26,6 +26,18 @@ struct LocalCATests {
         #expect(try LocalCA.loadOrCreate(in: folder).ca.certificate == renewed.certificate)
     }
 
+    @Test func concurrentFirstStartsAgreeOnOneCA() async throws {
+        let folder = temporaryFolder("race")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let certificates = try await withThrowingTaskGroup(of: Certificate.self) { group in
+            for _ in 0..<6 { group.addTask { try LocalCA.loadOrCreate(in: folder).ca.certificate } }
+            return try await group.reduce(into: [Certificate]()) { $0.append($1) }
+        }
+        #expect(Set(certificates).count == 1)
+        let ca = try LocalCA.loadOrCreate(in: folder).ca
+        #expect(ca.certificate == certificates[0])
+    }
+
     @Test func caMeetsApplesRulesForARoot() throws {
         let folder = temporaryFolder("ca-rules")
         defer { try? FileManager.default.removeItem(atPath: folder) }
