@@ -1,4 +1,5 @@
 #if SKAN_MOCK_TLS
+import COpenSSL
 import Foundation
 @testable import SKANTLS
 import Testing
@@ -25,7 +26,12 @@ struct UserCertificateTests {
         #expect(identity.chain.count == 1)
         #expect(identity.trustAnchor.commonName == "user.example.test")
         #expect(identity.chainPEM == (try String(contentsOfFile: files.cert, encoding: .utf8)))
-        _ = try TLSContext(identity: identity)
+        // An RSA certificate gets the ECDHE-RSA suites of the list.
+        let server = try TLSSession(context: try TLSContext(identity: identity))
+        let client = TestTLSClient(maxVersion: TLS1_2_VERSION, serverName: "user.example.test")
+        var failure: String?
+        #expect(runHandshake(client, server, serverFailure: &failure), "server: \(failure ?? "-")")
+        #expect(server.negotiatedCipher == "ECDHE-RSA-AES128-GCM-SHA256")
     }
 
     @Test func trustAnchorIsTheLastCertificateOfTheFile() throws {
