@@ -3,13 +3,16 @@ import COpenSSL
 
 /// Bytes in and out of OpenSSL's memory BIOs, which is how PEM and DER travel without files.
 enum MemoryBIO {
-    /// Runs `body` with a read-only BIO over `bytes`.
+    /// Runs `body` with a read-only BIO over `bytes` (which it does not copy: it lives only as long
+    /// as the buffer pointer does, inside this call).
     static func reading<T>(_ bytes: [UInt8], _ body: (OpaquePointer) throws(TLSSetupError) -> T) throws(TLSSetupError) -> T {
-        let bio: OpaquePointer? = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        guard let bio else { throw TLSSetupError("out of memory") }
-        defer { BIO_free(bio) }
-        // BIO_new_mem_buf does not copy: `bytes` must outlive the BIO, which it does (same scope).
-        return try withExtendedLifetime(bytes) { () throws(TLSSetupError) -> T in try body(bio) }
+        let storage = bytes.isEmpty ? [0] : bytes  // never a nil base address, which BIO_new_mem_buf refuses
+        let result: Result<T, TLSSetupError> = storage.withUnsafeBytes { raw in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(bytes.count)) else { return .failure(TLSSetupError("out of memory")) }
+            defer { BIO_free(bio) }
+            do throws(TLSSetupError) { return .success(try body(bio)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// Runs `write` on an empty memory BIO and returns what it wrote.

@@ -12,18 +12,20 @@ final class TestTLSClient {
 
     /// `maxVersion` and `ciphers` make the old or weak clients the server must refuse.
     init(minVersion: Int32 = TLS1_2_VERSION, maxVersion: Int32 = TLS1_3_VERSION, ciphers: String? = nil, trusting caPEM: String? = nil, serverName: String = "localhost") {
-        context = SSL_CTX_new(TLS_client_method())!
+        let context = SSL_CTX_new(TLS_client_method())!
+        self.context = context
         SSL_CTX_set_security_level(context, 0)  // let this client offer what OpenSSL itself no longer would
         _ = skan_ssl_ctx_set_min_proto_version(context, minVersion)
         _ = skan_ssl_ctx_set_max_proto_version(context, maxVersion)
         if let ciphers { SSL_CTX_set_cipher_list(context, ciphers + ":@SECLEVEL=0") }
         if let caPEM {
-            let bytes = Array(caPEM.utf8)
-            let bio = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-            let ca = PEM_read_bio_X509(bio, nil, nil, nil)
-            X509_STORE_add_cert(SSL_CTX_get_cert_store(context), ca)
-            X509_free(ca)
-            BIO_free(bio)
+            Array(caPEM.utf8).withUnsafeBytes { bytes in
+                let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count))
+                let ca = PEM_read_bio_X509(bio, nil, nil, nil)
+                X509_STORE_add_cert(SSL_CTX_get_cert_store(context), ca)
+                X509_free(ca)
+                BIO_free(bio)
+            }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         }
         ssl = SSL_new(context)!

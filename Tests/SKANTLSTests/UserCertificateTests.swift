@@ -63,6 +63,12 @@ struct UserCertificateTests {
         try "hello\n".write(toFile: garbage, atomically: true, encoding: .utf8)
         #expect { try TLSIdentity.load(certificateFile: garbage, keyFile: files.key) } throws: { ($0 as? TLSSetupError)?.file == garbage }
         #expect { try TLSIdentity.load(certificateFile: files.cert, keyFile: garbage) } throws: { ($0 as? TLSSetupError)?.file == garbage }
+        let empty = folder + "/empty.pem"
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        #expect { try TLSIdentity.load(certificateFile: empty, keyFile: files.key) } throws: { error in
+            let error = error as? TLSSetupError
+            return error?.file == empty && error?.reason.contains("no PEM certificate") == true
+        }
         // A certificate where the key should be is not a key either.
         #expect { try TLSIdentity.load(certificateFile: files.cert, keyFile: files.cert) } throws: { ($0 as? TLSSetupError)?.file == files.cert }
     }
