@@ -8,6 +8,7 @@ import Darwin
 
 /// A QR code's module matrix, from libqrencode, drawn by us: as SVG rectangles for the phone page,
 /// and as a PGM bitmap, which tests hand to `zbarimg` to prove the code reads back as its text.
+/// Any thread may make one: Debian's libqrencode guards its shared tables with a mutex.
 public struct QRCode: Sendable {
     public struct EncodingError: Error, Sendable, CustomStringConvertible {
         public let description: String
