@@ -57,7 +57,7 @@ struct PortabilityTests {
     /// iOS for SKANMockClient, the one target that does not use SystemPOSIX (Foundation only).
     @Test func packagePlatformsMatchThePlatformFiles() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let line = try #require(manifest.split(separator: "\n").first { $0.contains("platforms:") })
+        let line = try #require(manifest.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("platforms: [") })
         let client = try String(contentsOf: Self.sources.appendingPathComponent("SKANMockClient/SKANMockClient.swift"), encoding: .utf8)
         #expect(!client.contains("SystemPOSIX") && !manifest.contains(#".target(name: "SKANMockClient", dependencies"#))
         for platform in [".tvOS(", ".watchOS(", ".visionOS(", ".macCatalyst("] {
