@@ -55,7 +55,11 @@ let package = Package(
         .target(name: "CSystemLinux"),  // accept4, which Swift's Glibc module does not declare
         .target(name: "HTTPCore", dependencies: ["SystemPOSIX"]),
         .target(name: "SKANDomain"),
-        .target(name: "SKANMock", dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"]),
+        .target(
+            name: "SKANMock",
+            dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup"),
+            swiftSettings: tlsDefine
+        ),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANMockClient"),
         .systemLibrary(

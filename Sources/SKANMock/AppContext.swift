@@ -13,5 +13,7 @@ struct AppContext: Sendable {
     /// Random per process: the first half of the event stream's ids, so a client reconnecting to
     /// a restarted server is told to start again.
     let bootId: String
+    /// Known once the server listens.
+    let ports: ListeningPorts
     let startup: StartupState
 }

@@ -489,6 +489,7 @@ components:
         duration_us: {type: integer, minimum: 0}
         fault: {type: object}
         clock_offset_s: {type: integer}
+        tls: {type: [string, 'null'], description: 'The TLS version of an HTTPS request (TLSv1.3), null for plain HTTP.'}
     Coverage:
       type: object
       required: [model, answered, entries, never]

@@ -13,6 +13,9 @@ public final class SKANMockServer: Sendable {
     public let clock: OffsetClock
     private let sink: JournalFileSink?
     private let http: HTTPServer
+    /// The HTTPS port's server: the same responder, parser, limits and journal over TLS.
+    private let httpsServer: HTTPServer?
+    private let ports = ListeningPorts()
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
 
@@ -34,17 +37,25 @@ public final class SKANMockServer: Sendable {
         service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
         journal = Journal(capacity: options.journalSize, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
+        let https: HTTPSService?
+        do {
+            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
+        } catch {
+            throw StartupError(description: error.description)
+        }
 
         let context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
             bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
+            ports: ports,
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
         var router = HTTPRouter(errorRenderer: .singular)
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
+        PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let admin: any HTTPResponder = options.adminToken.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
@@ -56,6 +67,15 @@ public final class SKANMockServer: Sendable {
             configuration: .init(host: options.host, port: options.port, limits: options.limits, errorRenderer: .singular),
             responder: responder
         )
+        if let httpsOptions = options.https, let https {
+            httpsServer = HTTPServer(
+                configuration: .init(host: options.host, port: httpsOptions.port, limits: options.limits,
+                                     errorRenderer: .singular, security: https.security),
+                responder: responder
+            )
+        } else {
+            httpsServer = nil
+        }
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path) : nil
         }
@@ -78,9 +98,12 @@ public final class SKANMockServer: Sendable {
     public func start() throws(StartupError) {
         do {
             try http.start()
+            try httpsServer?.start()
         } catch {
+            http.shutdown(gracePeriod: 0)
             throw StartupError(description: error.description)
         }
+        ports.set(http: http.port, https: httpsServer?.port)
         watcher?.start { [weak self] in
             guard let self else { return }
             self.reportReload(self.reloadModel(), trigger: "file changed")
@@ -89,10 +112,17 @@ public final class SKANMockServer: Sendable {
 
     public var port: Int { http.port }
 
+    /// The HTTPS port, when `--https-port` was given.
+    public var httpsPort: Int? { httpsServer?.port }
+
     /// `http://HOST:PORT`, the line scripts wait for.
-    public var url: String {
-        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        return "http://\(host):\(port)"
+    public var url: String { Self.url(scheme: "http", host: options.host, port: port) }
+
+    /// `https://HOST:PORT`, when HTTPS is on.
+    public var httpsURL: String? { httpsPort.map { Self.url(scheme: "https", host: options.host, port: $0) } }
+
+    static func url(scheme: String, host: String, port: Int) -> String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// Stops accepting, finishes requests in flight, and flushes the journal log.
@@ -100,6 +130,7 @@ public final class SKANMockServer: Sendable {
         watcher?.stop()
         journal.waiters.expireAll()
         http.shutdown(gracePeriod: gracePeriod)
+        httpsServer?.shutdown(gracePeriod: gracePeriod)
         sink?.flush()
     }
 

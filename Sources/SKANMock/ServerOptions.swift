@@ -20,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var watchModel = true
     /// More paths that serve Singular's endpoints (`--route PATH=ENDPOINT`).
     public var routes: [RouteAlias] = []
+    /// A second, HTTPS port with the same routes (`--https-port`); nil serves plain HTTP only.
+    public var https: HTTPSOptions?
     public var limits = HTTPLimits()
 
     public init() {}

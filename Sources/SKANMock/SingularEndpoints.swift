@@ -30,7 +30,7 @@ struct SingularEndpoints: Sendable {
             let reason = "no Singular endpoint at \(path); skan-mock serves \(routes.listing)"
             refuse(.unmatched, skanRequest, status: .notFound, reason: reason,
                    finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason),
-                   started: started, writer)
+                   started: started, tls: Self.tls(request), writer)
             return
         }
         // 2. Method.
@@ -38,7 +38,7 @@ struct SingularEndpoints: Sendable {
             let reason = "method \(request.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
             refuse(endpoint, skanRequest, status: .methodNotAllowed, reason: reason,
                    finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
-                   started: started, writer, allow: "GET, HEAD, POST")
+                   started: started, tls: Self.tls(request), writer, allow: "GET, HEAD, POST")
             return
         }
         // 3. Body type: Singular documents query parameters; a JSON body is a client mistake.
@@ -47,7 +47,7 @@ struct SingularEndpoints: Sendable {
             let reason = "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
             refuse(endpoint, skanRequest, status: .unsupportedMediaType, reason: reason,
                    finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason),
-                   started: started, writer)
+                   started: started, tls: Self.tls(request), writer)
             return
         }
         // 4. Fault: decided first, so that a request whose answer a fault replaces leaves the
@@ -57,7 +57,7 @@ struct SingularEndpoints: Sendable {
         let outcome = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
         var status = outcome.status
         var body = outcome.body
-        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds))]
+        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)]
         if !fault.isEmpty {
             switch fault.answer {
             case .status(let code)?:
@@ -99,7 +99,8 @@ struct SingularEndpoints: Sendable {
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that
     /// says what the client did; the device's state is not touched.
     private func refuse(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: HTTPStatus, reason: String,
-                        finding: ValidationFinding, started: Int64, _ writer: HTTPResponseWriter, allow: String? = nil) {
+                        finding: ValidationFinding, started: Int64, tls: JSONMember, _ writer: HTTPResponseWriter,
+                        allow: String? = nil) {
         var response = HTTPResponse.jsonError(reason, status: status)
         if let allow { response.headers.set("Allow", allow) }
         let outcome = SKANOutcome.refused(endpoint, request, status: status.code, body: response.body,
@@ -107,10 +108,15 @@ struct SingularEndpoints: Sendable {
         let duration = MonotonicClock.microseconds() - started
         context.journal.record(
             request: request, outcome: outcome, status: status.code, body: response.body, durationMicros: duration,
-            extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds))]
+            extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), tls]
         )
         context.metrics.record(endpoint: endpoint, status: status.code, findings: [finding], durationMicros: duration, fault: nil)
         writer.send(response)
+    }
+
+    /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.
+    static func tls(_ request: HTTPRequest) -> JSONMember {
+        JSONMember("tls", request.tlsVersion.map { .string($0) } ?? .null)
     }
 
     /// Valid JSON up to the point where it stops: what a truncated or garbled answer looks like.

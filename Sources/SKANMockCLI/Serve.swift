@@ -47,7 +47,27 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("route"), help: ArgumentHelp("Serve an endpoint at one more path, e.g. /v2/attribution/conversion-value=skan4 (endpoints: skan3, skan4, launch, evt, launch2, evt2); repeatable. [env: SKAN_MOCK_ROUTES, a comma list]", valueName: "path=endpoint"))
     var routes: [String] = []
 
+    @Option(help: ArgumentHelp("Also serve HTTPS on this port (0 picks a free one), with a certificate a phone can trust. [env: SKAN_MOCK_HTTPS_PORT, default: none]", valueName: "port"))
+    var httpsPort: Int?
+
+    @Option(help: ArgumentHelp("Your own certificate chain for HTTPS (PEM), with --tls-key; without them a local CA issues one. [env: SKAN_MOCK_TLS_CERT]", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The private key of --tls-cert (PEM). [env: SKAN_MOCK_TLS_KEY]", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(name: .customLong("tls-name"), help: ArgumentHelp("One more host name or IP address for the HTTPS certificate; repeatable. [env: SKAN_MOCK_TLS_NAMES, a comma list]", valueName: "name-or-ip"))
+    var tlsNames: [String] = []
+
+    @Option(help: ArgumentHelp("Folder of the local CA, created (mode 0700) the first time HTTPS is served. [env: SKAN_MOCK_STATE_DIR, default: ~/.skan-mock]", valueName: "dir"))
+    var stateDir: String?
+
     func validate() throws {
+        let environment = Environment()
+        if (tlsCert ?? environment["SKAN_MOCK_TLS_CERT"] == nil) != (tlsKey ?? environment["SKAN_MOCK_TLS_KEY"] == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: give both, or neither (a local CA then issues the certificate)")
+        }
+        if let port = try resolvedHTTPSPort(), !(0...65535).contains(port) { throw ValidationError("--https-port must be in 0...65535") }
         for route in routes {
             do { _ = try RouteAlias(parsing: route) } catch { throw ValidationError(error.description) }
         }
@@ -78,6 +98,16 @@ struct Serve: ParsableCommand {
             throw ExitCode(64)
         }
 
+        if let httpsPort = try resolvedHTTPSPort() {
+            let names = tlsNames.isEmpty
+                ? (environment["SKAN_MOCK_TLS_NAMES"] ?? "").split(separator: ",").map { String($0.trimmingASCIIWhitespace()) }.filter { !$0.isEmpty }
+                : tlsNames
+            options.https = HTTPSOptions(
+                port: httpsPort, certificateFile: tlsCert ?? environment["SKAN_MOCK_TLS_CERT"],
+                keyFile: tlsKey ?? environment["SKAN_MOCK_TLS_KEY"], extraNames: names,
+                stateDirectory: try StateDirectory.resolve(option: stateDir, environment: environment))
+        }
+
         let server: SKANMockServer
         do {
             server = try SKANMockServer(options: options)
@@ -94,7 +124,14 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         StandardStreams.output("skan-mock listening on \(server.url)")
+        if let httpsURL = server.httpsURL { StandardStreams.output("skan-mock listening on \(httpsURL)") }
+        for line in server.networkURLs() { StandardStreams.output(line) }
         withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+
+    private func resolvedHTTPSPort() throws -> Int? {
+        if let httpsPort { return httpsPort }
+        return try Environment().integer("SKAN_MOCK_HTTPS_PORT")
     }
 
     private func resolvedPort() -> Int? {

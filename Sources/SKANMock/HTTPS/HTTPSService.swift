@@ -1,0 +1,54 @@
+import HTTPCore
+#if SKAN_MOCK_TLS
+import SKANPhoneSetup
+import SKANTLS
+#endif
+
+/// What HTTPS adds to a server: the TLS context for the second port, and the public CA a phone
+/// must trust (served at `/__admin/ca.pem`, `/__admin/ca.mobileconfig` and `/__admin/phone`).
+/// Built before anything listens, so a bad certificate file stops the start with its name.
+struct HTTPSService: Sendable {
+    /// The wire protocol of the HTTPS port.
+    let security: any HTTPWireSecurity
+    #if SKAN_MOCK_TLS
+    let phone: PhoneSetup
+    #endif
+
+    static let plaintextRefusal =
+        "this port speaks HTTPS (TLS): use https:// with this port, or plain HTTP on skan-mock's other port"
+
+    /// Why HTTPS could not be set up, naming the file when one is at fault.
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ options: HTTPSOptions) throws(SetupError) {
+        #if SKAN_MOCK_TLS
+        do {
+            let identity: TLSIdentity
+            if let certificate = options.certificateFile, let key = options.keyFile {
+                identity = try TLSIdentity.load(certificateFile: certificate, keyFile: key)
+            } else {
+                var extra: [SubjectAltName] = []
+                for name in options.extraNames {
+                    guard let san = SubjectAltName(name) else {
+                        throw TLSSetupError("--tls-name \(name) is neither a host name nor an IP address")
+                    }
+                    extra.append(san)
+                }
+                let (ca, _) = try LocalCA.loadOrCreate(in: options.stateDirectory)
+                identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
+            }
+            security = TLSWireSecurity(context: try TLSContext(identity: identity), plaintextRefusal: Self.plaintextRefusal)
+            phone = PhoneSetup(trustAnchor: identity.trustAnchor)
+        } catch let error as TLSSetupError {
+            throw SetupError(description: error.description)
+        } catch {
+            throw SetupError(description: "\(error)")
+        }
+        #else
+        _ = options
+        throw SetupError(description: "this build of skan-mock has no TLS support: on a Mac, build with SKAN_MOCK_TLS=1 and Homebrew's openssl@3 and qrencode, or use the container (README: Using a real iPhone)")
+        #endif
+    }
+}

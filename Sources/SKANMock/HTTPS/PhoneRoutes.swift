@@ -1,0 +1,63 @@
+import HTTPCore
+import Synchronization
+#if SKAN_MOCK_TLS
+import SKANPhoneSetup
+#endif
+
+/// The ports the server listens on, known once it has started (port 0 picks one).
+final class ListeningPorts: Sendable {
+    private let ports = Mutex<(http: Int, https: Int?)>((0, nil))
+
+    func set(http: Int, https: Int?) { ports.withLock { $0 = (http, https) } }
+    var http: Int { ports.withLock { $0.http } }
+    var https: Int? { ports.withLock { $0.https } }
+}
+
+/// Phone set-up for HTTPS: the CA certificate, an iOS profile that installs it, and a page with
+/// the steps and QR codes. Served without the admin token (they reveal only the public CA).
+struct PhoneRoutes: Sendable {
+    let https: HTTPSService?
+    let ports: ListeningPorts
+    let listeningHost: String
+
+    static let paths: Set<Substring> = ["/__admin/ca.pem", "/__admin/ca.mobileconfig", "/__admin/phone"]
+
+    func register(on router: inout HTTPRouter) {
+        #if SKAN_MOCK_TLS
+        router.on(.get, "/__admin/ca.pem") { _, _, writer in writer.send(answer { phone in
+            Self.text(phone.caPEM, type: PhoneSetup.caPEMContentType)
+        }) }
+        router.on(.get, "/__admin/ca.mobileconfig") { _, _, writer in writer.send(answer { phone in
+            var response = Self.text(phone.mobileconfig, type: PhoneSetup.mobileconfigContentType)
+            response.headers.set("Content-Disposition", "attachment; filename=\"skan-mock-ca.mobileconfig\"")
+            return response
+        }) }
+        router.on(.get, "/__admin/phone") { _, _, writer in writer.send(answer { phone in
+            var response = Self.text(
+                phone.page(listeningHost: listeningHost, httpPort: ports.http, httpsPort: ports.https ?? 0),
+                type: PhoneSetup.pageContentType)
+            response.headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
+            return response
+        }) }
+        #else
+        for path in Self.paths { router.on(.get, String(path)) { _, _, writer in writer.send(Self.httpsOff) } }
+        #endif
+    }
+
+    #if SKAN_MOCK_TLS
+    private func answer(_ body: (PhoneSetup) -> HTTPResponse) -> HTTPResponse {
+        guard let phone = https?.phone else { return Self.httpsOff }
+        return body(phone)
+    }
+    #endif
+
+    static let httpsOff = HTTPResponse.jsonError(
+        "HTTPS is off: start skan-mock with --https-port (README: Using a real iPhone)", status: .notFound)
+
+    static func text(_ text: String, type: String) -> HTTPResponse {
+        var response = HTTPResponse(body: Array(text.utf8))
+        response.headers.set("Content-Type", type)
+        response.headers.set("Cache-Control", "no-cache")
+        return response
+    }
+}
