@@ -24,6 +24,19 @@ final class CurlClient {
         var description: String { "curl error \(code.rawValue): " + String(cString: curl_easy_strerror(code)) }
     }
 
+    /// HTTPS settings: the only trust anchor (verification on, host name checked), and optionally
+    /// an old or weak client to be refused.
+    struct TLSSettings {
+        var caFile: String
+        /// CURL_SSLVERSION_* numbers: 4 TLS 1.0, 5 TLS 1.1, 6 TLS 1.2, 7 TLS 1.3.
+        var minVersion = 0
+        var maxVersion = 0
+        /// OpenSSL cipher list for TLS 1.2 and below.
+        var ciphers: String?
+    }
+
+    var tls: TLSSettings?
+
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
     private let handle: UnsafeMutableRawPointer
 
@@ -55,6 +68,15 @@ final class CurlClient {
         skan_curl_setopt_string(handle, CURLOPT_URL, url)
         skan_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeoutSeconds)
         skan_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        if let tls {
+            skan_curl_setopt_string(handle, CURLOPT_CAINFO, tls.caFile)
+            skan_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+            skan_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+            if tls.minVersion != 0 || tls.maxVersion != 0 {
+                skan_curl_setopt_long(handle, CURLOPT_SSLVERSION, tls.minVersion | (tls.maxVersion << 16))
+            }
+            if let ciphers = tls.ciphers { skan_curl_setopt_string(handle, CURLOPT_SSL_CIPHER_LIST, ciphers) }
+        }
         skan_curl_setopt_callback(handle, CURLOPT_WRITEFUNCTION, Sink.writeBody)
         skan_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkPointer)
         skan_curl_setopt_callback(handle, CURLOPT_HEADERFUNCTION, Sink.writeHeader)
