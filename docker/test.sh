@@ -10,7 +10,8 @@
 #   4. builds the Dockerfile's runtime stage, taken verbatim from docker/Dockerfile, on that base,
 #      with the binary of step 2 standing in for the build stage;
 #   5. runs the container: waits for its HEALTHCHECK, sends a SKAN 4 request and finds its journal
-#      line on the container's output; runs it again with a model from a temporary folder mounted
+#      line on the container's output; fetches the served CA and sends a SKAN 4 request over HTTPS
+#      with curl verifying the server against that CA alone; runs it again with a model from a temporary folder mounted
 #      on /config and sees that model's answer; stops it and checks it exited 0 within 5 s;
 #   6. prints the image's size and fails when it is 120 MB or more.
 #
@@ -45,11 +46,12 @@ missing=()
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || [ -x /usr/sbin/runc ] || missing+=(runc)
 command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
     command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]}; install podman, runc and debootstrap"
     say "installing ${missing[*]}"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq podman runc debootstrap >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq podman runc debootstrap curl >/dev/null
 fi
 export PATH="$PATH:/usr/sbin:/sbin"
 podman=(podman --runtime runc --cgroup-manager=cgroupfs)
@@ -177,7 +179,7 @@ timeout 600 podman build --isolation chroot --format docker --target runtime \
 timeout 120 "${podman[@]}" image prune -f --filter "label=$test_label" >/dev/null 2>&1 || true
 say "image $image built in $(( $(date +%s) - t0 )) s"
 config=$("${podman[@]}" image inspect "$image" | tr -d ' \n')
-for needle in '"User":"10001:10001"' '"8080/tcp"' 'SKAN_MOCK_HOST=0.0.0.0' \
+for needle in '"User":"10001:10001"' '"8080/tcp"' '"8443/tcp"' 'SKAN_MOCK_HTTPS_PORT=8443' 'SKAN_MOCK_HOST=0.0.0.0' \
     'SKAN_MOCK_MODEL=/config/singular-testing.json' 'SKAN_MOCK_LOG=-' \
     '"Entrypoint":["/usr/local/bin/skan-mock"]' '"Healthcheck":{"Test":["CMD","/usr/local/bin/skan-mock","health"]'; do
     case "$config" in *"$needle"*) ;; *) fail "the image config lacks $needle: $config" ;; esac
@@ -196,6 +198,12 @@ else
     [ -n "$port" ] || fail "found no free port"
 fi
 [ "$port" != 8080 ] || fail "the test must not use port 8080"
+https_port=""
+for _ in $(seq 1 50); do
+    candidate=$(( 20000 + RANDOM % 20000 ))
+    if [ "$candidate" != "$port" ] && ! port_in_use "$candidate"; then https_port=$candidate; break; fi
+done
+[ -n "$https_port" ] || fail "found no free port for HTTPS"
 
 # GET on 127.0.0.1 with bash's /dev/tcp (no curl needed); prints the body.
 http_get() {
@@ -214,7 +222,7 @@ start_container() { # extra `podman run` arguments...
     # to a file; wait_healthy runs the image's HEALTHCHECK itself.)
     timeout 120 "${podman[@]}" run -d --name "$name" --network=host \
         --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 \
-        -e SKAN_MOCK_PORT="$port" "$@" "$image" >/dev/null 2>>"$work/podman.log" \
+        -e SKAN_MOCK_PORT="$port" -e SKAN_MOCK_HTTPS_PORT="$https_port" "$@" "$image" >/dev/null 2>>"$work/podman.log" \
         || { cat "$work/podman.log" >&2; fail "podman run failed"; }
     container=$name
 }
@@ -294,6 +302,21 @@ say "SKAN 4 answer: $answer"
 line=$(wait_for_output_line '"endpoint":"skan4"' "\"device\":\"$device\"" '"window":"p0"') \
     || fail "no journal line for device $device on the container's output"
 say "journal line: ${line:0:160}..."
+# HTTPS: the served CA is the only trust anchor, the host name (127.0.0.1) is checked.
+case "$logs" in
+    *"skan-mock listening on https://0.0.0.0:$https_port"*) ;;
+    *) printf '%s\n' "$logs" >&2; fail "no 'skan-mock listening on https://0.0.0.0:$https_port' line" ;;
+esac
+http_get /__admin/ca.pem >"$work/ca.pem"
+grep -q 'BEGIN CERTIFICATE' "$work/ca.pem" || fail "/__admin/ca.pem did not answer a certificate"
+now=$(date +%s)
+answer=$(timeout 20 curl -sS --fail --cacert "$work/ca.pem" \
+    "https://127.0.0.1:$https_port/api/v2/conversion_value?a=docker-test&i=com.example.app&p=iOS&n=__SESSION__&idfv=$device-tls&skan_current_conversion_value=0&skan_first_call_to_skadnetwork_timestamp=$(( now - 60 ))") \
+    || fail "the HTTPS request verified against the served CA failed"
+[ "$answer" = "$expected" ] || fail "SKAN 4 answer over HTTPS: '$answer', expected '$expected'"
+wait_for_output_line "\"device\":\"$device-tls\"" '"tls":"TLSv1.3"' >/dev/null \
+    || fail "no journal line with \"tls\":\"TLSv1.3\" for the HTTPS request"
+say "HTTPS answer verified against the served CA: $answer"
 stop_container
 
 # Run 2: a model from a temporary folder mounted on /config (read-only) replaces the bundled ones.
