@@ -71,18 +71,21 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Starts skan-mock on a free port with the journal written to $1; sets SKAN_PID and SKAN_PORT.
+# Starts skan-mock on a free port with the journal written to $1 (and HTTPS on another free port when
+# $2 is "https"); sets SKAN_PID, SKAN_PORT and SKAN_HTTPS_PORT.
 start_skan() {
-    local journal=$1 out="$TMP/skan-$RANDOM.out"
-    "$BIN" --host 127.0.0.1 --port 0 --log "$journal" >"$out" 2>&1 &
+    local journal=$1 out="$TMP/skan-$RANDOM.out" https=()
+    [ "${2:-}" = https ] && https=(--https-port 0 --state-dir "$TMP/state")
+    "$BIN" --host 127.0.0.1 --port 0 "${https[@]}" --log "$journal" >"$out" 2>&1 &
     SKAN_PID=$!
     PIDS+=("$SKAN_PID")
     local i
     for i in $(seq 1 500); do
-        if grep -q 'listening on' "$out" 2>/dev/null; then break; fi
+        if grep -q "listening on http${https:+s}:" "$out" 2>/dev/null; then break; fi
         sleep 0.01
     done
     SKAN_PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out")
+    SKAN_HTTPS_PORT=$(sed -n 's/.*listening on https:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out")
     [ -n "$SKAN_PORT" ] || { cat "$out" >&2; echo "skan-mock did not start" >&2; exit 1; }
 }
 
@@ -112,7 +115,7 @@ read -r START_MEDIAN START_MIN START_MAX < <($TOOLS startup "$BIN" 20)
 echo "startup $START_MEDIAN $START_MIN $START_MAX" >>"$TMP/figures"
 
 # --- 2. throughput and latency, nginx in the same run ---------------------------------------------------
-start_skan "$TMP/journal.jsonl"
+start_skan "$TMP/journal.jsonl" https
 V2=$($TOOLS v2-query)
 V1=$($TOOLS v1-query)
 V2P0=$($TOOLS v2-p0-query)
@@ -168,6 +171,8 @@ run_wrk v2consoles "http://127.0.0.1:$SKAN_PORT$V2"
 wait "$CONSOLES_PID"
 log "consoles received $(cat "$TMP/consoles.txt") bytes"
 run_wrk v2p0 "http://127.0.0.1:$SKAN_PORT$V2P0"
+# The same query over HTTPS, keep-alive (issue 13: at least half the plain-HTTP throughput).
+run_wrk https "https://127.0.0.1:$SKAN_HTTPS_PORT$V2"
 run_wrk v1 "http://127.0.0.1:$SKAN_PORT$V1"
 run_wrk health "http://127.0.0.1:$SKAN_PORT/__admin/health"
 run_wrk nginx2 "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"

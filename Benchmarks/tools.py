@@ -293,7 +293,7 @@ def report(figures_path, results_path, extra):
     with open(figures_path) as f:
         for line in f:
             key, _, rest = line.rstrip("\n").partition(" ")
-            if key in ("nginx", "v2", "v2p0", "v2consoles", "v1", "health", "nginx2"):
+            if key in ("nginx", "v2", "v2p0", "v2consoles", "https", "v1", "health", "nginx2"):
                 rps, p50, p99, requests, errors = rest.split()
                 wrk[key] = {"rps": float(rps), "p50": float(p50), "p99": float(p99),
                             "requests": int(requests), "errors": int(errors)}
@@ -313,6 +313,7 @@ def report(figures_path, results_path, extra):
     names = [("nginx", "nginx, fixed JSON body (ceiling, mean of the runs before and after)"),
              ("v2", "skan-mock /api/v2/conversion_value (SKAN 4, full query, journal to file)"),
              ("v2consoles", "same, with three QA consoles open on the live feed"),
+             ("https", "same, over HTTPS (TLS 1.3, keep-alive)"),
              ("v2p0", "skan-mock /api/v2/conversion_value (SKAN 4, 18 parameters, window p0, journal to file)"),
              ("v1", "skan-mock /api/v1/conversion_value (SKAN 3, journal to file)"),
              ("health", "skan-mock /__admin/health")]
@@ -331,11 +332,13 @@ def report(figures_path, results_path, extra):
     p0 = wrk.get("v2p0", v2)
     per_request = float(figures["syscalls"].split()[0]) if "syscalls" in figures else float("nan")
     consoles_loss = 1 - wrk["v2consoles"]["rps"] / v2["rps"] if "v2consoles" in wrk else float("nan")
+    https_ratio = wrk["https"]["rps"] / v2["rps"] if "https" in wrk else float("nan")
     targets = [
         ("SKAN 4 p0 path, journal on, >= 0.4 x nginx (issue 15)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.4),
         ("SKAN 4 p0 p99 <= 3 ms at %s connections (issue 15)" % info["connections"], "%.3f ms" % p0["p99"], p0["p99"] <= 3.0),
         ("system calls per keep-alive request <= 8 (issue 15)", "%.2f" % per_request, per_request <= 8),
         ("three open consoles cost v2 at most 10%% (issue 12)", "%.1f %%" % (100 * consoles_loss), consoles_loss <= 0.10),
+        ("HTTPS keep-alive >= 0.5 x plain HTTP v2 (issue 13)", "%.2f x" % https_ratio, https_ratio >= 0.5),
         ("v2 throughput, journal on, >= 0.5 x nginx", "%.2f x" % (v2["rps"] / ceiling), v2["rps"] / ceiling >= 0.5),
         ("v2 p99 < 2 ms at %s connections" % info["connections"], "%.3f ms" % v2["p99"], v2["p99"] < 2.0),
         ("start-up < 25 ms (median of 20)", "%.1f ms" % start_median, start_median < 25.0),
