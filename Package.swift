@@ -72,8 +72,8 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
-        .target(name: "SKANTLS", dependencies: tls("COpenSSL"), swiftSettings: tlsDefine),
-        .target(name: "SKANPhoneSetup", dependencies: tls("SKANTLS", "CQRencode"), swiftSettings: tlsDefine),
+        .target(name: "SKANTLS", dependencies: ["SystemPOSIX"] + tls("COpenSSL"), swiftSettings: tlsDefine),
+        .target(name: "SKANPhoneSetup", dependencies: ["SystemPOSIX"] + tls("SKANTLS", "CQRencode"), swiftSettings: tlsDefine),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [

@@ -1,10 +1,6 @@
 #if SKAN_MOCK_TLS
 import CQRencode
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// A QR code's module matrix, from libqrencode, drawn by us: as SVG rectangles for the phone page,
 /// and as a PGM bitmap, which tests hand to `zbarimg` to prove the code reads back as its text.
@@ -25,7 +21,7 @@ public struct QRCode: Sendable {
     public init(encoding text: String) throws(EncodingError) {
         guard !text.utf8.contains(0) else { throw EncodingError(description: "a QR code text cannot contain NUL") }
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
-            throw EncodingError(description: "libqrencode: \(String(cString: strerror(errno)))")
+            throw EncodingError(description: "libqrencode: \(System.lastErrorText())")
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)

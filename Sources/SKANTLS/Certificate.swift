@@ -1,10 +1,6 @@
 #if SKAN_MOCK_TLS
 import COpenSSL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// An X.509 certificate as its DER bytes: a value that crosses threads freely; OpenSSL's X509 is
 /// parsed again where one is needed (rarely: at start-up and for the admin routes).
@@ -85,9 +81,12 @@ public struct Certificate: Sendable, Hashable {
     public var notAfter: Int? {
         try? withX509 { x509 throws(TLSSetupError) -> Int? in
             guard let time = X509_get0_notAfter(x509) else { return nil }
-            var parsed = tm()
+            var parsed = tm()  // OpenSSL's own parameter type (its headers include <time.h>)
             guard ASN1_TIME_to_tm(time, &parsed) == 1 else { return nil }
-            return timegm(&parsed)
+            return System.utcSeconds(CalendarTime(
+                year: Int(parsed.tm_year) + 1900, month: Int(parsed.tm_mon) + 1, day: Int(parsed.tm_mday),
+                hour: Int(parsed.tm_hour), minute: Int(parsed.tm_min), second: Int(parsed.tm_sec)
+            ))
         }
     }
 }

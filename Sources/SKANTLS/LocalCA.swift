@@ -1,9 +1,5 @@
 #if SKAN_MOCK_TLS
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// skan-mock's own certificate authority, kept in the state folder (`ca.pem`, `ca-key.pem`) so that
 /// a phone set up once keeps trusting every server certificate issued from it, run after run.
@@ -18,8 +14,8 @@ public struct LocalCA: Sendable {
 
     /// `~/.skan-mock`, or nil when HOME is not set.
     public static func defaultDirectory() -> String? {
-        guard let home = getenv("HOME"), home.pointee != 0 else { return nil }
-        return String(cString: home) + "/.skan-mock"
+        guard let home = System.environment("HOME"), !home.isEmpty else { return nil }
+        return home + "/.skan-mock"
     }
 
     /// The CA in `directory`, created there (folder 0700, key 0600) when there is none or when
@@ -75,11 +71,9 @@ public struct LocalCA: Sendable {
     /// "skan-mock CA (HOST, 2026-11-23)": the name a phone lists under Certificate Trust Settings,
     /// telling apart the CAs of several machines and of a renewal.
     private static func commonName() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let date = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+        let today = System.utcCalendar(System.nowSeconds())
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let date = "\(today.year)-\(two(today.month))-\(two(today.day))"
         let host = ServerNames.hostName().map { String($0.prefix(32)) } ?? "localhost"
         return "skan-mock CA (\(host), \(date))"
     }

@@ -1,9 +1,5 @@
 #if SKAN_MOCK_TLS
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// The names a server certificate covers: whatever a client on this machine or on its network might
 /// type, so that no phone or simulator sees a name mismatch.
@@ -24,10 +20,7 @@ public enum ServerNames {
 
     /// gethostname(), or nil when it fails or is empty.
     public static func hostName() -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? nil : name
+        System.hostName()
     }
 }
 #endif

@@ -1,9 +1,5 @@
 #if SKAN_MOCK_TLS
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPOSIX
 
 /// One name a server certificate is valid for: a DNS name or an IP address (iOS checks only the
 /// subjectAltName, never the common name).
@@ -33,11 +29,7 @@ public enum SubjectAltName: Hashable, Sendable, CustomStringConvertible {
 
     /// The address in its canonical text form (`::1` for `0:0::1`), or nil when `text` is none.
     static func canonicalAddress(_ text: String) -> String? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return InterfaceAddresses.text(of: v4) }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return InterfaceAddresses.text(of: v6) }
-        return nil
+        System.parseIPAddress(text)?.text
     }
 
     /// Letters, digits, hyphens and dots, labels of 1 to 63, a leading `*.` allowed.

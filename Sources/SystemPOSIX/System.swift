@@ -114,6 +114,48 @@ public struct FileSignature: Sendable, Equatable {
     }
 }
 
+/// One address of a network interface (`getifaddrs`), with the interface's state.
+public struct InterfaceAddress: Sendable, Hashable {
+    /// The interface's name (`en0`, `eth0`, `lo`).
+    public var interface: String
+    /// The address in its canonical text form (`inet_ntop`), without a zone.
+    public var address: String
+    public var isIPv6: Bool
+    /// fe80::/10 for IPv6, 169.254.0.0/16 for IPv4: reachable on the link only (IPv6 ones need a zone).
+    public var isLinkLocal: Bool
+    public var isLoopback: Bool
+    /// The interface is up (`IFF_UP`).
+    public var isUp: Bool
+
+    public init(interface: String, address: String, isIPv6: Bool, isLinkLocal: Bool, isLoopback: Bool, isUp: Bool) {
+        self.interface = interface
+        self.address = address
+        self.isIPv6 = isIPv6
+        self.isLinkLocal = isLinkLocal
+        self.isLoopback = isLoopback
+        self.isUp = isUp
+    }
+}
+
+/// A moment on the UTC calendar (`struct tm` without time zones): month 1...12, day 1...31.
+public struct CalendarTime: Sendable, Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+}
+
 extension System {
     /// Standard output and standard error (1 and 2 everywhere POSIX).
     public static let standardOutput: Int32 = 1
@@ -138,8 +180,9 @@ extension System {
         }
     }
 
-    /// Reads a whole (small) file.
-    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+    /// Reads a whole (small) file. Reading stops once more than `limit` bytes are in, so a result
+    /// longer than `limit` means "the file is larger than that" (its first bytes only).
+    public static func readFile(_ path: String, limit: Int = .max) throws(SystemError) -> [UInt8] {
         let fd = try openForReading(path)
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -148,7 +191,9 @@ extension System {
         while true {
             switch try read(fd, chunk.baseAddress!, chunk.count) {
             case .done(0): return bytes
-            case .done(let count): bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            case .done(let count):
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                if bytes.count > limit { return bytes }
             case .wouldBlock: throw SystemError(code: EAGAIN, function: "read")
             }
         }
