@@ -1,6 +1,4 @@
-#if SKAN_MOCK_TLS
-import SKANPhoneSetup
-#endif
+import SystemPOSIX
 
 extension SKANMockServer {
     /// Listening on every interface (`--host 0.0.0.0`): the URLs a phone on the same network can
@@ -14,12 +12,10 @@ extension SKANMockServer {
         }
     }
 
-    /// This machine's non-loopback addresses, IPv4 first.
+    /// This machine's addresses other than loopback and IPv6 link-local, IPv4 first, each once.
     static func machineAddresses() -> [String] {
-        #if SKAN_MOCK_TLS
-        return PhoneSetup.machineAddresses()
-        #else
-        return []
-        #endif
+        let usable = System.interfaceAddresses().filter { $0.isUp && !$0.isLoopback && !$0.isLinkLocal }
+        var seen = Set<String>()
+        return (usable.filter { !$0.isIPv6 } + usable.filter(\.isIPv6)).map(\.address).filter { seen.insert($0).inserted }
     }
 }
