@@ -337,7 +337,7 @@ def report(figures_path, results_path, extra):
         ("SKAN 4 p0 path, journal on, >= 0.4 x nginx (issue 15)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.4),
         ("SKAN 4 p0 p99 <= 3 ms at %s connections (issue 15)" % info["connections"], "%.3f ms" % p0["p99"], p0["p99"] <= 3.0),
         ("system calls per keep-alive request <= 8 (issue 15)", "%.2f" % per_request, per_request <= 8),
-        ("three open consoles cost v2 at most 10%% (issue 12)", "%.1f %%" % (100 * consoles_loss), consoles_loss <= 0.10),
+        ("three open consoles cost v2 at most 10% (issue 12)", "%.1f %%" % (100 * consoles_loss), consoles_loss <= 0.10),
         ("HTTPS keep-alive >= 0.5 x plain HTTP v2 (issue 13)", "%.2f x" % https_ratio, https_ratio >= 0.5),
         ("v2 throughput, journal on, >= 0.5 x nginx", "%.2f x" % (v2["rps"] / ceiling), v2["rps"] / ceiling >= 0.5),
         ("v2 p99 < 2 ms at %s connections" % info["connections"], "%.3f ms" % v2["p99"], v2["p99"] < 2.0),

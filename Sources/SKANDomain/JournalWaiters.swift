@@ -21,6 +21,8 @@ public final class JournalWaiters: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many wait, read without the lock: after every commit, the usual answer is "nobody".
+    private let waitingCount = Atomic<Int>(0)
 
     public init() {}
 
@@ -32,19 +34,26 @@ public final class JournalWaiters: Sendable {
             let id = s.nextId
             s.nextId += 1
             s.waiting[id] = waiter
+            waitingCount.store(s.waiting.count, ordering: .relaxed)
             return id
         }
     }
 
     /// Takes the waiter out of the table; nil when it was already answered.
     func remove(_ id: Int) -> Waiter? {
-        state.withLock { $0.waiting.removeValue(forKey: id) }
+        state.withLock { s in
+            defer { waitingCount.store(s.waiting.count, ordering: .relaxed) }
+            return s.waiting.removeValue(forKey: id)
+        }
     }
 
     /// Answers every waiter as timed out (the server is stopping: nobody should wait for its grace period).
     public func expireAll() {
         let all = state.withLock { s in
-            defer { s.waiting.removeAll() }
+            defer {
+                s.waiting.removeAll()
+                waitingCount.store(0, ordering: .relaxed)
+            }
             return Array(s.waiting.values)
         }
         for waiter in all { waiter.answer(true) }
@@ -53,6 +62,7 @@ public final class JournalWaiters: Sendable {
     /// Answers every waiter whose filter now matches at least `count` entries. `matching` counts
     /// entries for a filter (the journal's `count`), called outside this lock.
     func check(matching: (JournalFilter) -> Int) {
+        guard waitingCount.load(ordering: .relaxed) > 0 else { return }
         let candidates = state.withLock { s in s.waiting.isEmpty ? [] : Array(s.waiting) }
         for (id, waiter) in candidates where matching(waiter.filter) >= waiter.count {
             remove(id)?.answer(false)

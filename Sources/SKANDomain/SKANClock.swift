@@ -29,19 +29,18 @@ public final class ManualClock: SKANClock {
 /// (e.g. past 48 h to reach p1) without touching the system clock.
 public final class OffsetClock: SKANClock {
     private let base: any SKANClock
-    private let offset: Mutex<Int64>
+    /// Read on every request, changed only by the admin API: an atomic, not a lock.
+    private let offset: Atomic<Int64>
 
     public init(base: any SKANClock, offsetSeconds: Int64 = 0) {
         self.base = base
-        offset = Mutex(offsetSeconds)
+        offset = Atomic(offsetSeconds)
     }
 
-    public var offsetSeconds: Int64 {
-        get { offset.withLock { $0 } }
-    }
+    public var offsetSeconds: Int64 { offset.load(ordering: .relaxed) }
 
-    public func setOffset(seconds: Int64) { offset.withLock { $0 = seconds } }
-    public func advance(seconds: Int64) { offset.withLock { $0 += seconds } }
+    public func setOffset(seconds: Int64) { offset.store(seconds, ordering: .relaxed) }
+    public func advance(seconds: Int64) { offset.add(seconds, ordering: .relaxed) }
 
     public func nowMilliseconds() -> Int64 { base.nowMilliseconds() + offsetSeconds * 1000 }
 }

@@ -111,12 +111,21 @@ struct EventStreamSessionTests {
         record(j, device: "A")
         #expect(out.wait { $0.closed })
         #expect(j.subscriberCount == 0)
+    }
+
+    /// Catching up on more kept entries than a live reader may fall behind by still gets them all:
+    /// the backlog goes out in chunks as the reader takes them.
+    @Test func aLargeBacklogIsSentInChunksNotRefused() {
         let backlog = journal(capacity: 5_000)
         for _ in 0..<1_500 { record(backlog, device: "A") }
-        let behind = Recorder()
-        let second = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: backlog, transport: behind)
-        second.open(.after(0))
-        #expect(behind.wait { $0.closed })
+        let out = Recorder()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: backlog, transport: out)
+        session.open(.after(0))
+        record(backlog, device: "A")  // live, after the backlog
+        #expect(out.wait { ids($0.text).count == 1_501 })
+        #expect(ids(out.text) == (1...1_501).map { "B:\($0)" })
+        #expect(!out.closed)
+        session.close()
     }
 
     @Test func aQuietStreamGetsAHeartbeatComment() {

@@ -33,6 +33,8 @@ public final class FaultInjector: Sendable {
     }
 
     private let active = Mutex<[Active]>([])
+    /// Rules in force, read without the lock: most requests meet no fault at all.
+    private let ruleCount = Atomic<Int>(0)
 
     public init(rules: [FaultRule] = []) { replace(with: rules) }
 
@@ -45,7 +47,10 @@ public final class FaultInjector: Sendable {
             case .probability(_, let seed): Active(rule: rule, remaining: nil, random: SeededRandom(seed: seed))
             }
         }
-        active.withLock { $0 = fresh }
+        active.withLock { rules in
+            rules = fresh
+            ruleCount.store(fresh.count, ordering: .relaxed)
+        }
     }
 
     public func clear() { replace(with: []) }
@@ -62,7 +67,8 @@ public final class FaultInjector: Sendable {
     }
 
     public func decide(for endpoint: SKANEndpoint) -> Decision {
-        active.withLock { rules in
+        guard ruleCount.load(ordering: .relaxed) > 0 else { return Decision() }
+        return active.withLock { rules in
             var decision = Decision()
             guard !rules.isEmpty else { return decision }
             for index in rules.indices {
@@ -88,6 +94,7 @@ public final class FaultInjector: Sendable {
                 }
             }
             rules.removeAll { $0.remaining == 0 }
+            ruleCount.store(rules.count, ordering: .relaxed)
             return decision
         }
     }

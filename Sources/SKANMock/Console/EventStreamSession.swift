@@ -30,6 +30,10 @@ final class EventStreamSession: @unchecked Sendable {
     }
 
     private struct State: Sendable {
+        /// What the stream starts with (a reset, kept entries to catch up on), sent in chunks as
+        /// the reader takes them, before anything live.
+        var backlog: ArraySlice<JournalEvent> = []
+        /// Live events, in id order.
         var queue: [JournalEvent] = []
         var flushScheduled = false
         var closed = false
@@ -97,8 +101,8 @@ final class EventStreamSession: @unchecked Sendable {
         first += subscription.backlog.filter { filter.matches($0) }.map { JournalEvent.entry($0) }
         let closed = state.withLock { s -> Bool in
             s.subscription = subscription.id
-            s.queue.insert(contentsOf: first, at: 0)
-            if !s.queue.isEmpty && !s.flushScheduled { s.flushScheduled = true }
+            s.backlog = first[...]
+            s.flushScheduled = true
             return s.closed
         }
         if closed {
@@ -118,26 +122,54 @@ final class EventStreamSession: @unchecked Sendable {
             s.flushScheduled = true
             return true
         }
-        if schedule { queue.async { self.flush() } }
+        // A few milliseconds of company: under load one write carries many entries, so open
+        // consoles cost the request path little (a console shows them just as live).
+        if schedule { queue.asyncAfter(deadline: .now() + Self.coalescing) { self.flush() } }
     }
 
+    /// On the session's queue: the backlog first, a chunk at a time while the reader keeps up
+    /// (so catching up on a full journal always makes progress), then live events.
     private func flush() {
-        let (events, closed) = state.withLock { s -> ([JournalEvent], Bool) in
+        let pendingBytes = transport.pendingBytes
+        enum Step { case nothing, write([JournalEvent], more: Bool), tooFarBehind }
+        let step = state.withLock { s -> Step in
             s.flushScheduled = false
+            guard !s.closed else { return .nothing }
+            if s.queue.count > limits.maxQueuedEntries || pendingBytes > limits.maxPendingBytes { return .tooFarBehind }
+            if !s.backlog.isEmpty {
+                guard pendingBytes < Self.backlogChunkBytes else { return .write([], more: true) }
+                let chunk = Array(s.backlog.prefix(Self.backlogChunkEntries))
+                s.backlog = s.backlog.dropFirst(chunk.count)
+                return .write(chunk, more: true)
+            }
             let events = s.queue
             s.queue.removeAll(keepingCapacity: true)
-            return (events, s.closed)
+            return .write(events, more: false)
         }
-        guard !closed, !events.isEmpty else { return }
-        if events.count > limits.maxQueuedEntries || transport.pendingBytes > limits.maxPendingBytes {
+        switch step {
+        case .nothing:
+            return
+        case .tooFarBehind:
             close()
             return
+        case .write(let events, let more):
+            if !events.isEmpty {
+                var bytes: [UInt8] = []
+                for event in events { Self.append(event, bootId: bootId, to: &bytes) }
+                transport.write(bytes)
+                state.withLock { $0.lastSent = MonotonicClock.microseconds() }
+            }
+            if more {
+                // Give the reader time to take what was sent; live events wait behind the backlog.
+                let delay: DispatchTimeInterval = events.isEmpty ? .milliseconds(10) : .milliseconds(0)
+                queue.asyncAfter(deadline: .now() + delay) { self.flush() }
+            }
         }
-        var bytes: [UInt8] = []
-        for event in events { Self.append(event, bootId: bootId, to: &bytes) }
-        transport.write(bytes)
-        state.withLock { $0.lastSent = MonotonicClock.microseconds() }
     }
+
+    static let coalescing = DispatchTimeInterval.milliseconds(10)
+    static let backlogChunkEntries = 200
+    static let backlogChunkBytes = 256 * 1024
 
     private func heartbeat() {
         let idle = state.withLock { s in
@@ -158,6 +190,7 @@ final class EventStreamSession: @unchecked Sendable {
             let was = s.closed
             s.closed = true
             s.queue.removeAll()
+            s.backlog = []
             defer { s.subscription = nil }
             return (s.subscription, was)
         }

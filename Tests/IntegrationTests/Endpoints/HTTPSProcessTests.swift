@@ -1,5 +1,8 @@
 #if SKAN_MOCK_TLS
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `skan-mock --https-port` as a user starts it: the start-up lines, broken certificate files named
@@ -13,7 +16,8 @@ struct HTTPSProcessTests {
         let error: String
     }
 
-    /// Runs skan-mock; with `until`, stops it (SIGTERM) once its output contains that text.
+    /// Runs skan-mock; with `until`, stops it (SIGTERM) once its output contains that text. Every
+    /// read has a deadline and a process that does not stop is killed, so a test never hangs.
     private func run(_ arguments: [String], environment: [String: String] = [:], until marker: String? = nil) throws -> Run {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
         let process = Process()
@@ -24,20 +28,33 @@ struct HTTPSProcessTests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        var out = Data()
+        var out = ""
+        let deadline = Date().addingTimeInterval(20)
         if let marker {
-            while !(String(decoding: out, as: UTF8.self).contains(marker)) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                out.append(chunk)
-            }
+            out = Self.read(output, until: { $0.contains(marker) }, deadline: deadline)
             process.terminate()
         }
-        out.append(output.fileHandleForReading.readDataToEndOfFile())
-        let err = error.fileHandleForReading.readDataToEndOfFile()
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                   error: String(decoding: err, as: UTF8.self))
+        out += Self.read(output, until: { _ in false }, deadline: Date().addingTimeInterval(2))
+        let err = Self.read(error, until: { _ in false }, deadline: Date().addingTimeInterval(2))
+        return Run(status: process.terminationStatus, output: out, error: err)
+    }
+
+    /// Reads `pipe` until `done` holds for what was read, the writer closes it, or `deadline` passes.
+    private static func read(_ pipe: Pipe, until done: (String) -> Bool, deadline: Date) -> String {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !done(text) && Date() < deadline {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { continue }
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return text
     }
 
     private func temporary(_ name: String) -> String { NSTemporaryDirectory() + "skan-https-process-\(UUID().uuidString)-\(name)" }
