@@ -1,16 +1,21 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
-// HTTPS links the system's OpenSSL 3 and libqrencode (SKANTLS, SKANPhoneSetup). Linux has them from
-// apt (Tests/test.sh installs them); a Mac with nothing but Xcode has neither, so by default only
-// Linux builds link them and a Mac builds the plain-HTTP server. SKAN_MOCK_TLS=1 turns them on for
-// a Mac too (Homebrew's openssl@3 and qrencode, found with pkg-config); SKAN_MOCK_TLS=0 turns them off
-// everywhere. Code that uses them is compiled under `#if SKAN_MOCK_TLS`, defined on the same platforms.
+// HTTPS links the system's OpenSSL 3 and libqrencode (SKANTLS, SKANPhoneSetup). Linux builds link
+// them when their headers are installed (Debian: libssl-dev, libqrencode-dev; Tests/test.sh and the
+// Dockerfile install them), so `swift run skan-mock` on a fresh machine still builds the plain-HTTP
+// server. A Mac with nothing but Xcode has neither: it builds plain HTTP. SKAN_MOCK_TLS=1 turns them
+// on for a Mac too (Homebrew's openssl@3 and qrencode, found with pkg-config) and on Linux regardless
+// of the check; SKAN_MOCK_TLS=0 turns them off everywhere. Code that uses them is compiled under
+// `#if SKAN_MOCK_TLS`, defined on the same platforms.
 let tlsPlatforms: [Platform]? = {
     switch Context.environment["SKAN_MOCK_TLS"] {
     case "0": return nil
     case "1": return [.linux, .macOS]
-    default: return [.linux]
+    default:
+        let headers = ["/usr/include/openssl/ssl.h", "/usr/include/qrencode.h"]
+        return headers.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? [.linux] : nil
     }
 }()
 

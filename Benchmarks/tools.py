@@ -78,34 +78,6 @@ def v2_p0_query():
     return "/api/v2/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
 
 
-def consoles(port, count, seconds):
-    """Opens `count` live-feed readers (/__admin/events), reads them for `seconds`, and returns the
-    bytes each received: what three open QA consoles cost the server."""
-    import threading
-    received = [0] * count
-
-    def reader(index):
-        with socket.create_connection(("127.0.0.1", port), timeout=seconds + 5) as s:
-            s.sendall(b"GET /__admin/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            deadline = time.time() + seconds
-            s.settimeout(0.5)
-            while time.time() < deadline:
-                try:
-                    chunk = s.recv(1 << 16)
-                except socket.timeout:
-                    continue
-                if not chunk:
-                    break
-                received[index] += len(chunk)
-
-    threads = [threading.Thread(target=reader, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return received
-
-
 def syscalls_per_request(port, pid, total, wrk_command):
     """Attaches `strace -f -c` to the server while wrk sends about `total` requests; returns the
     system calls per request (the server's own request count) and the three most frequent calls."""
@@ -432,8 +404,6 @@ def main():
         print(v2_query())
     elif command == "v2-p0-query":
         print(v2_p0_query())
-    elif command == "consoles":
-        print(*consoles(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])))
     elif command == "syscalls":
         print("%.2f %s" % syscalls_per_request(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]))
     elif command == "v1-query":
