@@ -239,7 +239,8 @@ final class HTTPConnection: @unchecked Sendable {
         queue.async { [self] in
             guard state == .open, let stream = streaming else { return }
             let before = pendingOutputCount
-            outbound.append(contentsOf: bytes)
+            // Nothing waiting: send from the caller's buffer itself instead of copying it.
+            if outbound.isEmpty { outbound = bytes } else { outbound.append(contentsOf: bytes) }
             flush()
             stream.sent(before + bytes.count - pendingOutputCount)
         }
