@@ -285,40 +285,26 @@ final class HTTPConnection: @unchecked Sendable {
             flushWire()
             return
         }
-        while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { bytes in
-                try? System.send(fd, bytes.baseAddress! + outboundOffset, bytes.count - outboundOffset)
-            }
-            switch result {
-            case .done(let written):
-                outboundOffset += written
-            case .wouldBlock:
-                enableWriteSource()
-                return
-            case nil:
-                close()
-                return
-            }
-        }
-        if outbound.capacity > 64 * 1024 {
-            outbound = []
-        } else {
-            outbound.removeAll(keepingCapacity: true)
-        }
-        outboundOffset = 0
-        disableWriteSource()
-        if closeAfterFlush && state == .open { beginDrainingClose() }
+        send(&outbound, &outboundOffset)
     }
 
     /// Sends `wire` (TLS records, or a plaintext refusal) as far as the socket takes it.
     private func flushWire() {
-        while wireOffset < wire.count {
-            let result = wire.withUnsafeBytes { bytes in
-                try? System.send(fd, bytes.baseAddress! + wireOffset, bytes.count - wireOffset)
+        send(&wire, &wireOffset)
+    }
+
+    /// Sends `buffer` from `offset` as far as the socket takes it: all of it (then the buffer is
+    /// emptied, the write source parked, and a pending close begun), or up to EAGAIN (then the
+    /// write source waits for room).
+    private func send(_ buffer: inout [UInt8], _ offset: inout Int) {
+        while offset < buffer.count {
+            let start = offset
+            let result = buffer.withUnsafeBytes { bytes in
+                try? System.send(fd, bytes.baseAddress! + start, bytes.count - start)
             }
             switch result {
             case .done(let written):
-                wireOffset += written
+                offset += written
             case .wouldBlock:
                 enableWriteSource()
                 return
@@ -327,8 +313,8 @@ final class HTTPConnection: @unchecked Sendable {
                 return
             }
         }
-        wire.removeAll(keepingCapacity: wire.capacity <= 64 * 1024)
-        wireOffset = 0
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+        offset = 0
         disableWriteSource()
         if closeAfterFlush && state == .open { beginDrainingClose() }
     }
