@@ -209,8 +209,7 @@ struct AdminRoutes: Sendable {
         }
     }
 
-    /// 100 years: far past every SKAN window, far from overflowing milliseconds since 1970.
-    static let maxClockOffsetSeconds: Int64 = 3_155_760_000
+    static let maxClockOffsetSeconds = ServerOptions.maxClockOffsetSeconds
 
     static let ok = HTTPResponse.json("{\"status\":\"ok\"}")
 

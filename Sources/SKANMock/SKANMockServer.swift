@@ -27,6 +27,9 @@ public final class SKANMockServer: Sendable {
     /// Loads the model and opens the log; nothing listens until `start()`.
     public init(options: ServerOptions, clock: any SKANClock = SystemClock()) throws(StartupError) {
         self.options = options
+        guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
+            throw StartupError(description: "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time")
+        }
         let model = try Self.loadModel(options.modelPath)
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path) }

@@ -25,4 +25,8 @@ public struct ServerOptions: Sendable {
     public var limits = HTTPLimits()
 
     public init() {}
+
+    /// 100 years: far past every SKAN window, far from overflowing milliseconds since 1970. The
+    /// clock offset stays within it, at start-up and through `PUT /__admin/clock`.
+    public static let maxClockOffsetSeconds: Int64 = 3_155_760_000
 }

@@ -20,4 +20,13 @@ struct LibraryUsageTests {
         #expect(entries.first?.json["window"] == "p0")
         #expect(entries.first?.hasIssues == false)
     }
+
+    @Test func aClockOffsetBeyondAHundredYearsStopsTheStart() {
+        #expect(throws: SKANMockServer.StartupError.self) {
+            _ = try SKANMockServer.start { $0.clockOffsetSeconds = ServerOptions.maxClockOffsetSeconds + 1 }
+        }
+        #expect(throws: SKANMockServer.StartupError.self) {
+            _ = try SKANMockServer.start { $0.clockOffsetSeconds = Int64.min }
+        }
+    }
 }
