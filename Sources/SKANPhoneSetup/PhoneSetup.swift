@@ -1,5 +1,6 @@
 #if SKAN_MOCK_TLS
 import SKANTLS
+import SystemPOSIX
 
 /// The bodies of the three phone set-up routes (`/__admin/ca.pem`, `/__admin/ca.mobileconfig`,
 /// `/__admin/phone`), as pure values for the server to serve. They reveal only the public
@@ -31,9 +32,6 @@ public struct PhoneSetup: Sendable {
     }
 
     /// This machine's non-loopback addresses, IPv4 first (what people type and phones reach most).
-    public static func machineAddresses() -> [String] {
-        let addresses = InterfaceAddresses.current().filter { !$0.isLoopback }
-        return (addresses.filter { !$0.isIPv6 } + addresses.filter(\.isIPv6)).map(\.address)
-    }
+    public static func machineAddresses() -> [String] { System.networkAddresses() }
 }
 #endif

@@ -11,14 +11,12 @@ public enum InterfaceAddresses {
         public let isLoopback: Bool
     }
 
-    /// Every IPv4 address and every IPv6 address except link-local ones (fe80::/10 needs a zone,
-    /// which neither a certificate nor a URL typed on a phone can carry), loopback included.
+    /// `System.reachableAddresses()`: every IPv4 address and every IPv6 address except link-local
+    /// ones, loopback included.
     public static func current() -> [Address] {
-        var seen = Set<String>()
-        return System.interfaceAddresses()
-            .filter { $0.isUp && !($0.isIPv6 && $0.isLinkLocal) }
-            .map { Address(interface: $0.interface, address: $0.address, isIPv6: $0.isIPv6, isLoopback: $0.isLoopback) }
-            .filter { seen.insert($0.address).inserted }
+        System.reachableAddresses().map {
+            Address(interface: $0.interface, address: $0.address, isIPv6: $0.isIPv6, isLoopback: $0.isLoopback)
+        }
     }
 }
 #endif

@@ -2,8 +2,9 @@
 import CSystemLinux
 import Glibc
 
-// The system calls on Linux (glibc). `System+Darwin.swift` has the same functions for macOS; keep
-// the two sets equal (PortabilityTests checks it).
+// The system calls on Linux (glibc). Its macOS twin is `System+Darwin.swift`, the same functions
+// under `#if canImport(Darwin)` (one file per platform, as FlyingFox does); keep the two sets equal
+// (PortabilityTests checks it).
 
 extension System {
     // MARK: - Sockets

@@ -199,6 +199,22 @@ extension System {
         }
     }
 
+    /// The addresses a peer can reach this machine at: interfaces that are up, each address once,
+    /// IPv6 link-local ones left out (fe80::/10 needs a zone, which neither a certificate nor a URL
+    /// typed on a phone can carry). Loopback included.
+    public static func reachableAddresses() -> [InterfaceAddress] {
+        var seen = Set<String>()
+        return interfaceAddresses()
+            .filter { $0.isUp && !($0.isIPv6 && $0.isLinkLocal) }
+            .filter { seen.insert($0.address).inserted }
+    }
+
+    /// The reachable addresses other than loopback, IPv4 first: what a person types on a phone.
+    public static func networkAddresses() -> [String] {
+        let addresses = reachableAddresses().filter { !$0.isLoopback }
+        return (addresses.filter { !$0.isIPv6 } + addresses.filter(\.isIPv6)).map(\.address)
+    }
+
     /// Writes `bytes` to `path`, replacing what was there (reports, JUnit XML).
     public static func writeFile(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
         let fd = try openForReplacing(path)
