@@ -20,8 +20,7 @@ struct AdminRoutes: Sendable {
             writer.send(withFilter(request) { Self.json(["count": .int(Int64(journal.count($0)))]) })
         }
         router.on(.delete, "/__admin/requests") { _, _, writer in
-            journal.clear()
-            service.resetCoverage()
+            clearJournal()
             writer.send(Self.ok)
         }
         router.on(.get, "/__admin/requests/wait") { request, _, writer in waitForRequests(request, writer) }
@@ -187,8 +186,7 @@ struct AdminRoutes: Sendable {
         } catch {
             return .jsonError(error.reason, status: .badRequest)
         }
-        journal.clear()
-        service.resetCoverage()
+        clearJournal()
         service.resetDevices()
         switch scope {
         case .state:
@@ -207,6 +205,12 @@ struct AdminRoutes: Sendable {
         } catch {
             return .jsonError(error.reason, status: .badRequest)
         }
+    }
+
+    /// Empties the journal and the model coverage counted with it.
+    private func clearJournal() {
+        journal.clear()
+        service.resetCoverage()
     }
 
     static let maxClockOffsetSeconds = ServerOptions.maxClockOffsetSeconds

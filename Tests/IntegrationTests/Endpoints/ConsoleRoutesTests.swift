@@ -37,4 +37,17 @@ struct ConsoleRoutesTests {
         #expect(try mock.client.get(mock.url("/__admin/ui"), headers: ["Host: localhost:1234"]).status == 200)
         #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Host: [::1]:80"]).status == 200)
     }
+
+    @Test func coverageCountsAnsweredEntriesAndIsClearedWithTheJournal() throws {
+        let mock = try TestSKANMock()
+        let first = String(TestSKANMock.start - 60)
+        _ = try mock.get("/api/v2/conversion_value", [("a", "K"), ("idfv", "COV"), ("n", "__SESSION__"),
+                                                      ("skan_first_call_to_skadnetwork_timestamp", first)])
+        let coverage = try mock.admin("/__admin/coverage")
+        #expect(coverage["model"] == "singular-testing" && coverage["answered"] == 1)
+        #expect(coverage["entries"]?[0]?["window"] == "p0" && coverage["entries"]?[0]?["hits"] == 1)
+        #expect((coverage["never"]?.arrayValue?.count ?? 0) > 0)
+        #expect(try mock.client.request("DELETE", mock.url("/__admin/requests")).status == 200)
+        #expect(try mock.admin("/__admin/coverage")["answered"] == 0)
+    }
 }
