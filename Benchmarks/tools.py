@@ -259,19 +259,48 @@ def machine():
     }
 
 
+def consoles(wrk, figures):
+    """The cost of three open consoles: per round, v2 with consoles against v2 alone just before;
+    the median over rounds whose three readers stayed connected to the end (curl exit code 28)."""
+    rounds = []
+    n = 1
+    while "v2alone%d" % n in wrk and "v2consoles%d" % n in wrk:
+        readers = figures.get("readers%d" % n, "").split()
+        stayed = len(readers) == 3 and all(r.endswith(":28") for r in readers)
+        alone, with_consoles = wrk["v2alone%d" % n], wrk["v2consoles%d" % n]
+        rounds.append((1 - with_consoles["rps"] / alone["rps"], stayed, alone, with_consoles, readers))
+        n += 1
+    if not rounds:
+        return float("nan"), ""
+    valid = sorted((r for r in rounds if r[1]), key=lambda r: r[0])
+    parts = []
+    for i, (loss, stayed, alone, with_consoles, readers) in enumerate(rounds, 1):
+        parts.append("round %d: %.0f -> %.0f req/s, %.1f %%%s" % (
+            i, alone["rps"], with_consoles["rps"], 100 * loss, "" if stayed else " (a reader was cut off: not counted)"))
+    line = "\n\nThree consoles, rounds of v2 alone then with three readers of `/__admin/events`: " + "; ".join(parts)
+    if not valid:
+        return float("nan"), line + ". No round had all three readers connected to the end."
+    median = valid[len(valid) // 2]
+    wrk["v2consoles"] = median[3]
+    mib = sum(int(r.split(":")[0]) for r in median[4]) / 3 / 1024 / 1024
+    line += ". Median loss %.1f %% (each reader received %.0f MiB in that round)." % (100 * median[0], mib)
+    return median[0], line
+
+
 def report(figures_path, results_path, extra):
     figures = {}
     wrk = {}
     with open(figures_path) as f:
         for line in f:
             key, _, rest = line.rstrip("\n").partition(" ")
-            if key in ("nginx", "v2", "v2p0", "v2consoles", "https", "v1", "health", "nginx2"):
+            if key in ("nginx", "v2", "v2p0", "https", "v1", "health", "nginx2") or key.startswith(("v2alone", "v2consoles")):
                 rps, p50, p99, requests, errors = rest.split()
                 wrk[key] = {"rps": float(rps), "p50": float(p50), "p99": float(p99),
                             "requests": int(requests), "errors": int(errors)}
             else:
                 figures[key] = rest
     info = dict(item.split("=", 1) for item in extra)
+    consoles_loss, consoles_line = consoles(wrk, figures)
     m = machine()
     ceiling = (wrk["nginx"]["rps"] + wrk["nginx2"]["rps"]) / 2
     start_median, start_min, start_max = (float(x) for x in figures["startup"].split())
@@ -284,7 +313,7 @@ def report(figures_path, results_path, extra):
     rows = []
     names = [("nginx", "nginx, fixed JSON body (ceiling, mean of the runs before and after)"),
              ("v2", "skan-mock /api/v2/conversion_value (SKAN 4, full query, journal to file)"),
-             ("v2consoles", "same, with three QA consoles open on the live feed"),
+             ("v2consoles", "same, with three QA consoles open on the live feed (the round of median loss)"),
              ("https", "same, over HTTPS (TLS 1.3, keep-alive)"),
              ("v2p0", "skan-mock /api/v2/conversion_value (SKAN 4, 18 parameters, window p0, journal to file)"),
              ("v1", "skan-mock /api/v1/conversion_value (SKAN 3, journal to file)"),
@@ -303,7 +332,6 @@ def report(figures_path, results_path, extra):
     v2 = wrk["v2"]
     p0 = wrk.get("v2p0", v2)
     per_request = float(figures["syscalls"].split()[0]) if "syscalls" in figures else float("nan")
-    consoles_loss = 1 - wrk["v2consoles"]["rps"] / v2["rps"] if "v2consoles" in wrk else float("nan")
     https_ratio = wrk["https"]["rps"] / v2["rps"] if "https" in wrk else float("nan")
     targets = [
         ("SKAN 4 p0 path, journal on, >= 0.4 x nginx (issue 15)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.4),
@@ -344,7 +372,7 @@ def report(figures_path, results_path, extra):
         value, top = figures["syscalls"].split()
         syscall_line = "\n\nSystem calls per request (`strace -f -c` on the server while wrk sends the p0 query): %.2f (%s)" % (
             float(value), top.replace(",", ", "))
-    text = "\n".join(table) + syscall_line + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
+    text = "\n".join(table) + consoles_line + syscall_line + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
         start_median, start_min, start_max) + "\n".join(memory) + "\n\n" + "\n".join(checks) + "\n"
     print()
     print(text)

@@ -17,9 +17,11 @@ public final class Journal: Sendable {
         var dropped: Int64 = 0
         /// Ids at or below this are gone (dropped or cleared).
         var lowWatermark: Int64 = 0
-        /// Live readers, told each committed entry under the lock, so they see them in id order.
-        var subscribers: [Int: @Sendable (JournalEvent) -> Void] = [:]
-        var nextSubscriber = 1
+        /// Live readers; each commit wakes the armed ones.
+        var readers: [JournalReader] = []
+        var nextReader = 1
+        /// Bumped by each clear, so a reader learns that what it showed is gone.
+        var generation = 0
     }
 
     public let capacity: Int
@@ -83,36 +85,54 @@ public final class Journal: Sendable {
         s.ring[(s.start + s.count) % capacity] = entry
         s.count += 1
         sink?.write(line: entry.line)
-        if !s.subscribers.isEmpty {
-            for handler in s.subscribers.values { handler(.entry(entry)) }
-        }
+        for reader in s.readers { reader.commitHappened() }
         return displaced
     }
 
-    /// Registers `handler` for every entry committed from now on and every clear, and returns the
-    /// kept entries after `after` (nil: none, only new ones). `handler` runs under the journal's
-    /// lock: it must only hand the event over (queue it), never call back into the journal.
-    public func subscribe(after: Int64?, _ handler: @escaping @Sendable (JournalEvent) -> Void) -> JournalSubscription {
+    /// Registers a live reader, woken as `JournalReader` describes, and returns where it starts.
+    public func addReader(wake: @escaping @Sendable () -> Void) -> (JournalReader, JournalPosition) {
         state.withLock { s in
-            let id = s.nextSubscriber
-            s.nextSubscriber += 1
-            s.subscribers[id] = handler
-            guard let after else { return JournalSubscription(id: id, backlog: [], gap: false) }
-            var backlog: [JournalEntry] = []
-            for k in 0..<s.count {
-                if let e = s.ring[(s.start + k) % capacity], e.id > after { backlog.append(e) }
-            }
-            return JournalSubscription(id: id, backlog: backlog, gap: after < s.lowWatermark)
+            let reader = JournalReader(id: s.nextReader, wake: wake)
+            s.nextReader += 1
+            s.readers.append(reader)
+            return (reader, JournalPosition(lastId: s.nextToCommit - 1, generation: s.generation))
         }
     }
 
-    public func unsubscribe(_ id: Int) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    public func removeReader(_ reader: JournalReader) {
+        state.withLock { s in s.readers.removeAll { $0 === reader } }
     }
 
     /// Live readers registered.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var readerCount: Int { state.withLock { $0.readers.count } }
 
+    /// The kept entries after `cursor` that match `filter` (up to id `through`, when given), at
+    /// most `limit` of them. Entries are found by position, not by scanning the ring: a reader that
+    /// is up to date pays for the new entries only.
+    public func read(after cursor: Int64, generation: Int, matching filter: JournalFilter, through: Int64? = nil,
+                     limit: Int) -> JournalReading {
+        state.withLock { s in
+            var reading = JournalReading(cursor: cursor, generation: s.generation)
+            reading.reset = generation != s.generation || cursor < s.lowWatermark
+            let lastId = min(s.nextToCommit - 1, through ?? .max)
+            // Kept ids are consecutive: the ring holds firstId ... nextToCommit - 1.
+            let firstId = s.nextToCommit - Int64(s.count)
+            var id = max(cursor, s.lowWatermark) + 1
+            while id <= lastId {
+                if reading.entries.count == limit {
+                    reading.more = true
+                    break
+                }
+                if let e = s.ring[(s.start + Int(id - firstId)) % capacity], filter.matches(e) {
+                    reading.entries.append(e)
+                }
+                reading.cursor = id
+                id += 1
+            }
+            if !reading.more { reading.cursor = max(reading.cursor, lastId) }
+            return reading
+        }
+    }
 
     /// Ids at or below this are no longer kept (dropped or cleared); 0 when nothing was lost.
     public var lowWatermark: Int64 { state.withLock { $0.lowWatermark } }
@@ -153,7 +173,8 @@ public final class Journal: Sendable {
             s.count = 0
             s.dropped = 0
             s.lowWatermark = s.nextToCommit - 1
-            for handler in s.subscribers.values { handler(.cleared) }
+            s.generation += 1
+            for reader in s.readers { reader.wake() }
         }
     }
 

@@ -1,6 +1,7 @@
 /// One recorded request: the fields the admin filters look at, typed, plus the JSON Lines record
-/// serialised once at record time (so queries splice bytes instead of re-encoding).
-public struct JournalEntry: Sendable {
+/// serialised once at record time (so queries splice bytes instead of re-encoding). A class, and
+/// immutable: the ring, queries and every open console share one copy, at one reference count.
+public final class JournalEntry: Sendable {
     public let id: Int64
     public let endpoint: SKANEndpoint?
     public let device: String?
@@ -9,6 +10,17 @@ public struct JournalEntry: Sendable {
     public let hasIssues: Bool
     /// The JSON object followed by "\n".
     public let line: [UInt8]
+
+    init(id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
+         line: [UInt8]) {
+        self.id = id
+        self.endpoint = endpoint
+        self.device = device
+        self.event = event
+        self.window = window
+        self.hasIssues = hasIssues
+        self.line = line
+    }
 
     /// The JSON object text, without the newline.
     public var jsonBytes: ArraySlice<UInt8> { line.dropLast() }

@@ -58,7 +58,7 @@ struct EventStreamSessionTests {
         #expect(ids(out.text) == ["B:3"])
         #expect(out.text.contains("event: entry\ndata: {\"id\":3,"))
         session.close()
-        #expect(out.closed && j.subscriberCount == 0)
+        #expect(out.closed && j.readerCount == 0)
     }
 
     @Test func resumingSendsWhatWasMissedOnceThenLiveEntries() {
@@ -110,7 +110,7 @@ struct EventStreamSessionTests {
         session.open(.now)
         record(j, device: "A")
         #expect(out.wait { $0.closed })
-        #expect(j.subscriberCount == 0)
+        #expect(j.readerCount == 0)
     }
 
     /// Catching up on more kept entries than a live reader may fall behind by still gets them all:

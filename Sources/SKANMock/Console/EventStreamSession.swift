@@ -14,10 +14,12 @@ protocol EventStreamTransport: Sendable {
 
 /// One open `/__admin/events` stream (Server-Sent Events): the journal's entries as they are
 /// recorded, filtered, each with `id: <boot>:<entry id>`; `event: reset` when the journal is
-/// cleared. The journal hands events over under its lock, so the handler only queues them; a
-/// serial queue of the session's own formats and writes them. A reader too far behind (more than
-/// `maxQueuedEntries` waiting, or `maxPendingBytes` not yet on the socket) is closed rather than
-/// let slow down request handling; it resumes with `Last-Event-ID`.
+/// cleared. The session pulls: it keeps a position in the journal and, on a serial queue of its
+/// own, reads what is new, formats it and hands it to the connection, at most every `coalescing`
+/// under load. Recording a request therefore costs an open console nothing but a flag check (see
+/// `JournalReader`). A reader too far behind (more than `maxQueuedEntries` matching entries
+/// waiting, or `maxPendingBytes` not yet on the socket) is closed rather than let slow down request
+/// handling; it resumes with `Last-Event-ID`.
 ///
 /// `@unchecked Sendable`: the mutable state is behind `state`'s lock; the heartbeat timer source is
 /// one libdispatch makes safe to cancel from any thread.
@@ -30,15 +32,17 @@ final class EventStreamSession: @unchecked Sendable {
     }
 
     private struct State: Sendable {
-        /// What the stream starts with (a reset, kept entries to catch up on), sent in chunks as
-        /// the reader takes them, before anything live.
-        var backlog: ArraySlice<JournalEvent> = []
-        /// Live events, in id order.
-        var queue: [JournalEvent] = []
-        var flushScheduled = false
+        /// Entries up to this id were looked at (sent, or not matching the filter).
+        var cursor: Int64 = 0
+        var generation = 0
+        /// A stream that starts with kept entries (since_id, Last-Event-ID) catches up to the
+        /// journal's last id at opening, in chunks as the reader takes them, before going live.
+        var catchUpTo: Int64 = 0
+        /// A reset to send before anything else (a Last-Event-ID of another boot).
+        var resetFirst = false
         var closed = false
         var lastSent = MonotonicClock.microseconds()
-        var subscription: Int?
+        var reader: JournalReader?
     }
 
     let bootId: String
@@ -49,6 +53,8 @@ final class EventStreamSession: @unchecked Sendable {
     private let queue = DispatchQueue(label: "skan-mock.console.events")
     private let state = Mutex(State())
     private let timer: DispatchSourceTimer
+    /// `id: <boot>:`, the start of every entry's text.
+    private let idPrefix: [UInt8]
 
     init(bootId: String, filter: JournalFilter, journal: Journal, transport: any EventStreamTransport, limits: Limits = Limits()) {
         self.bootId = bootId
@@ -59,6 +65,7 @@ final class EventStreamSession: @unchecked Sendable {
         self.journal = journal
         self.transport = transport
         self.limits = limits
+        idPrefix = Array("id: \(bootId):".utf8)
         timer = DispatchSource.makeTimerSource(queue: queue)
         let period = DispatchTimeInterval.milliseconds(Int(limits.heartbeatSeconds * 1000))
         timer.schedule(deadline: .now() + period, repeating: period)
@@ -88,92 +95,108 @@ final class EventStreamSession: @unchecked Sendable {
         return sinceId.map { .after($0) } ?? .now
     }
 
-    /// Subscribes and sends the backlog; call once.
+    /// Registers with the journal and starts sending; call once.
     func open(_ start: Start) {
-        let after: Int64? = switch start {
-        case .now: nil
-        case .after(let id): id
-        case .otherBoot: 0
-        }
-        let subscription = journal.subscribe(after: after) { [self] event in self.enqueue(event) }
-        var first: [JournalEvent] = []
-        if start == .otherBoot || subscription.gap { first.append(.cleared) }
-        first += subscription.backlog.filter { filter.matches($0) }.map { JournalEvent.entry($0) }
+        let (reader, position) = journal.addReader { [weak self] in self?.scheduleFlush() }
         let closed = state.withLock { s -> Bool in
-            s.subscription = subscription.id
-            s.backlog = first[...]
-            s.flushScheduled = true
+            s.reader = reader
+            s.generation = position.generation
+            s.catchUpTo = position.lastId
+            switch start {
+            case .now: s.cursor = position.lastId
+            // An id past the last one (a since_id from the future) waits for nothing: live from now.
+            case .after(let id): s.cursor = min(max(id, 0), position.lastId)
+            case .otherBoot:
+                s.cursor = 0
+                s.resetFirst = true
+            }
             return s.closed
         }
         if closed {
-            journal.unsubscribe(subscription.id)
+            journal.removeReader(reader)
             return
         }
         queue.async { self.flush() }
     }
 
-    /// Called under the journal's lock: queue, never format or write here.
-    private func enqueue(_ event: JournalEvent) {
-        if case .entry(let entry) = event, !filter.matches(entry) { return }
-        let schedule = state.withLock { s -> Bool in
-            guard !s.closed else { return false }
-            s.queue.append(event)
-            if s.flushScheduled { return false }
-            s.flushScheduled = true
-            return true
-        }
+    /// Called under the journal's lock by a commit or a clear: only schedule.
+    private func scheduleFlush() {
         // A few milliseconds of company: under load one write carries many entries, so open
         // consoles cost the request path little (a console shows them just as live).
-        if schedule { queue.asyncAfter(deadline: .now() + Self.coalescing) { self.flush() } }
+        queue.asyncAfter(deadline: .now() + Self.coalescing) { self.flush() }
     }
 
-    /// On the session's queue: the backlog first, a chunk at a time while the reader keeps up
-    /// (so catching up on a full journal always makes progress), then live events.
+    /// On the session's queue: what is new since the last flush, formatted and handed over. While
+    /// catching up, a chunk at a time as the reader takes them (so catching up on a full journal
+    /// always makes progress); then live, everything new at once, after which the session arms
+    /// itself to be woken by the next commit.
     private func flush() {
         let pendingBytes = transport.pendingBytes
-        enum Step { case nothing, write([JournalEvent], more: Bool), tooFarBehind }
-        let step = state.withLock { s -> Step in
-            s.flushScheduled = false
-            guard !s.closed else { return .nothing }
-            if s.queue.count > limits.maxQueuedEntries || pendingBytes > limits.maxPendingBytes { return .tooFarBehind }
-            if !s.backlog.isEmpty {
-                guard pendingBytes < Self.backlogChunkBytes else { return .write([], more: true) }
-                let chunk = Array(s.backlog.prefix(Self.backlogChunkEntries))
-                s.backlog = s.backlog.dropFirst(chunk.count)
-                return .write(chunk, more: true)
-            }
-            let events = s.queue
-            s.queue.removeAll(keepingCapacity: true)
-            return .write(events, more: false)
-        }
-        switch step {
-        case .nothing:
-            return
-        case .tooFarBehind:
+        guard let at = state.withLock({ s in s.closed ? nil : s }), let reader = at.reader else { return }
+        let cursor = at.cursor
+        if pendingBytes > limits.maxPendingBytes {
             close()
             return
-        case .write(let events, let more):
-            if !events.isEmpty {
-                var bytes: [UInt8] = []
-                for event in events { Self.append(event, bootId: bootId, to: &bytes) }
-                transport.write(bytes)
-                state.withLock { $0.lastSent = MonotonicClock.microseconds() }
-            }
-            if more {
-                // Give the reader time to take what was sent; live events wait behind the backlog.
-                let delay: DispatchTimeInterval = events.isEmpty ? .milliseconds(10) : .milliseconds(0)
-                queue.asyncAfter(deadline: .now() + delay) { self.flush() }
-            }
+        }
+        let catchingUp = cursor < at.catchUpTo
+        if catchingUp && pendingBytes >= Self.backlogChunkBytes {
+            // Give the reader time to take what was sent.
+            queue.asyncAfter(deadline: .now() + .milliseconds(10)) { self.flush() }
+            return
+        }
+        if !catchingUp { reader.arm() }
+        let reading = journal.read(
+            after: cursor, generation: at.generation, matching: filter, through: catchingUp ? at.catchUpTo : nil,
+            limit: catchingUp ? Self.backlogChunkEntries : limits.maxQueuedEntries + 1)
+        if !catchingUp && reading.entries.count > limits.maxQueuedEntries {
+            close()
+            return
+        }
+        var bytes: [UInt8] = []
+        if at.resetFirst || reading.reset {
+            bytes.append(contentsOf: Self.resetEvent)
+        }
+        if !reading.entries.isEmpty {
+            var size = bytes.count
+            for entry in reading.entries { size += idPrefix.count + entry.line.count + 40 }
+            bytes.reserveCapacity(size)
+            for entry in reading.entries { append(entry, to: &bytes) }
+        }
+        let stillOpen = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            s.cursor = reading.cursor
+            s.generation = reading.generation
+            s.resetFirst = false
+            if !bytes.isEmpty { s.lastSent = MonotonicClock.microseconds() }
+            return true
+        }
+        guard stillOpen else { return }
+        if !bytes.isEmpty { transport.write(bytes) }
+        if catchingUp {
+            // The rest of the backlog, or the live entries that came meanwhile.
+            queue.async { self.flush() }
         }
     }
 
+    /// The SSE text of one entry: `id: <boot>:<id>`, `event: entry`, `data: <the entry's JSON>`.
+    private func append(_ entry: JournalEntry, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: idPrefix)
+        bytes.append(contentsOf: String(entry.id).utf8)
+        bytes.append(contentsOf: Self.entryEventData)
+        bytes.append(contentsOf: entry.jsonBytes)
+        bytes.append(10)
+        bytes.append(10)
+    }
+
+    private static let entryEventData = Array("\nevent: entry\ndata: ".utf8)
+    static let resetEvent = Array("event: reset\ndata: {}\n\n".utf8)
     static let coalescing = DispatchTimeInterval.milliseconds(10)
     static let backlogChunkEntries = 200
     static let backlogChunkBytes = 256 * 1024
 
     private func heartbeat() {
         let idle = state.withLock { s in
-            !s.closed && s.subscription != nil && MonotonicClock.microseconds() - s.lastSent >= Int64(limits.heartbeatSeconds * 1_000_000) - 50_000
+            !s.closed && s.reader != nil && MonotonicClock.microseconds() - s.lastSent >= Int64(limits.heartbeatSeconds * 1_000_000) - 50_000
         }
         guard idle else { return }
         if transport.pendingBytes > limits.maxPendingBytes {
@@ -186,29 +209,15 @@ final class EventStreamSession: @unchecked Sendable {
 
     /// Ends the stream (a reader too far behind, or the connection went away); idempotent.
     func close() {
-        let (subscription, wasClosed) = state.withLock { s -> (Int?, Bool) in
+        let (reader, wasClosed) = state.withLock { s -> (JournalReader?, Bool) in
             let was = s.closed
             s.closed = true
-            s.queue.removeAll()
-            s.backlog = []
-            defer { s.subscription = nil }
-            return (s.subscription, was)
+            defer { s.reader = nil }
+            return (s.reader, was)
         }
         guard !wasClosed else { return }
-        if let subscription { journal.unsubscribe(subscription) }
+        if let reader { journal.removeReader(reader) }
         timer.cancel()
         transport.close()
-    }
-
-    /// The SSE text of one event.
-    static func append(_ event: JournalEvent, bootId: String, to bytes: inout [UInt8]) {
-        switch event {
-        case .entry(let entry):
-            bytes.append(contentsOf: "id: \(bootId):\(entry.id)\nevent: entry\ndata: ".utf8)
-            bytes.append(contentsOf: entry.jsonBytes)
-            bytes.append(contentsOf: "\n\n".utf8)
-        case .cleared:
-            bytes.append(contentsOf: "event: reset\ndata: {}\n\n".utf8)
-        }
     }
 }

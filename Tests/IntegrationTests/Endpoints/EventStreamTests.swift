@@ -84,8 +84,8 @@ struct EventStreamTests {
         let stalled = try RawConnection(port: mock.server.port)
         stalled.setSmallReceiveBuffer()
         stalled.send("GET /__admin/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        for _ in 0..<100 where mock.server.journal.subscriberCount == 0 { usleep(10_000) }
-        #expect(mock.server.journal.subscriberCount == 1)
+        for _ in 0..<100 where mock.server.journal.readerCount == 0 { usleep(10_000) }
+        #expect(mock.server.journal.readerCount == 1)
         let answered = Mutex(0)
         let url = mock.url("/api/v1/conversion_value?a=K&n=e&conversion_value=0&idfv=")
         DispatchQueue.concurrentPerform(iterations: 4) { client in
@@ -97,8 +97,8 @@ struct EventStreamTests {
             }
         }
         #expect(answered.withLock { $0 } == 20_000)
-        for _ in 0..<300 where mock.server.journal.subscriberCount > 0 { usleep(10_000) }
-        #expect(mock.server.journal.subscriberCount == 0)
+        for _ in 0..<300 where mock.server.journal.readerCount > 0 { usleep(10_000) }
+        #expect(mock.server.journal.readerCount == 0)
         #expect(try mock.client.get(mock.url("/__admin/health")).status == 200)
     }
 }
