@@ -7,7 +7,7 @@
 #
 # Environment: BENCH_DURATION (seconds per wrk case, default 10), BENCH_CONNECTIONS (default 64),
 # BENCH_BINARY (use this skan-mock instead of building one), BENCH_RESULTS (output file),
-# BENCH_CONSOLE_ROUNDS (rounds of v2 alone / with three consoles, default 3).
+# BENCH_CONSOLE_ROUNDS (rounds of v2 alone / with three consoles, default 5).
 # Only 127.0.0.1 is used; everything started here is stopped on exit.
 set -euo pipefail
 
@@ -16,7 +16,7 @@ BENCH_DIR="$ROOT/Benchmarks"
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
-CONSOLE_ROUNDS=${BENCH_CONSOLE_ROUNDS:-3}
+CONSOLE_ROUNDS=${BENCH_CONSOLE_ROUNDS:-5}
 RESULTS=${BENCH_RESULTS:-$BENCH_DIR/results.md}
 TOOLS="python3 $BENCH_DIR/tools.py"
 
@@ -181,7 +181,7 @@ if [ "$MODERN" = 1 ]; then
         run_wrk "v2alone$round" "http://127.0.0.1:$SKAN_PORT$V2"
         CONSOLE_PIDS=()
         for i in 1 2 3; do
-            curl -sN -o /dev/null -m "$((WARMUP + DURATION + 1))" -w '%{size_download}:%{exitcode}' \
+            curl -sN -o /dev/null -m "$((WARMUP + DURATION + 1))" -w '%{size_download}:%{exitcode}\n' \
                 "http://127.0.0.1:$SKAN_PORT/__admin/events" >"$TMP/console-$i.out" 2>/dev/null &
             CONSOLE_PIDS+=($!)
         done
