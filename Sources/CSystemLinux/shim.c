@@ -1,9 +1,44 @@
 #ifdef __linux__
 #define _GNU_SOURCE
 #include <sys/socket.h>
+#include <sys/epoll.h>
+#include <errno.h>
 #include "CSystemLinux.h"
 
 int CSystemLinux_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
     return accept4(fd, address, length, flags);
+}
+
+int CSystemLinux_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+int CSystemLinux_epoll_add(int poller, int fd, uint64_t token) {
+    struct epoll_event event = {0};
+    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    event.data.u64 = token;
+    return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
+}
+
+int CSystemLinux_epoll_remove(int poller, int fd) {
+    struct epoll_event event = {0};
+    return epoll_ctl(poller, EPOLL_CTL_DEL, fd, &event);
+}
+
+int CSystemLinux_epoll_take(int poller, uint64_t *tokens, uint8_t *readiness, int max) {
+    struct epoll_event events[128];
+    if (max > 128) max = 128;
+    int count;
+    do {
+        count = epoll_wait(poller, events, max, 0);
+    } while (count < 0 && errno == EINTR);
+    for (int i = 0; i < count; i++) {
+        uint32_t e = events[i].events;
+        tokens[i] = events[i].data.u64;
+        readiness[i] = ((e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? CSYSTEMLINUX_READABLE : 0)
+            | ((e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) ? CSYSTEMLINUX_WRITABLE : 0)
+            | ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? CSYSTEMLINUX_PEER_CLOSED : 0);
+    }
+    return count;
 }
 #endif

@@ -4,10 +4,10 @@ import SystemPOSIX
 /// One accepted socket: reads requests, hands them to the responder one at a time, and writes the
 /// answers back in order.
 ///
-/// Every mutable field is touched only on `queue`, a serial queue of its own; that confinement is
-/// what `@unchecked Sendable` stands for here. Following the libdispatch rules that bite on Linux,
-/// the read source is created once and only suspended or resumed, the write source likewise, and
-/// the descriptor is closed only after both sources' cancel handlers have run.
+/// Every mutable field is touched only on `queue`, its event loop's serial queue; that confinement
+/// is what `@unchecked Sendable` stands for here. The loop's poller reports the socket ready
+/// (edge-triggered): reading goes on until the socket is drained, and an event that comes while
+/// reading is paused is remembered, so that resuming reads what arrived meanwhile.
 final class HTTPConnection: @unchecked Sendable {
     let id: Int
     let queue: DispatchQueue
@@ -20,11 +20,15 @@ final class HTTPConnection: @unchecked Sendable {
 
     private var parser: HTTPRequestParser
     private var timeouts: ConnectionTimeouts
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
+    private let loop: HTTPEventLoop
     private var readSuspended = false
+    /// The socket became readable while reading was paused: read when it resumes.
+    private var readableWhilePaused = false
+    /// Output waits for room in the socket: a writable event sends it.
     private var writeActive = false
-    private var sourcesToCancel = 0
+    /// The poller said the peer closed (or the socket failed): read on to the end of input even
+    /// after a short read, since no further event will come for it.
+    private var peerHungUp = false
 
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
@@ -57,7 +61,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
-        errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil, targetQueue: DispatchQueue, now: Double,
+        errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil, loop: HTTPEventLoop, now: Double,
         onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
         self.id = id
@@ -67,7 +71,8 @@ final class HTTPConnection: @unchecked Sendable {
         self.limits = limits
         self.errorRenderer = errorRenderer
         self.onClose = onClose
-        queue = DispatchQueue(label: "http.connection", target: targetQueue)
+        self.loop = loop
+        queue = loop.queue
         parser = HTTPRequestParser(limits: limits)
         timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
         wireSession = security?.makeSession()
@@ -78,14 +83,24 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Creates the read source and starts reading. Called once, right after accept.
+    /// Registers with the loop's poller, which reports the socket at once if a request is already
+    /// waiting. Called once on `queue`, right after accept.
     func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in self.readable() }
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        sourcesToCancel += 1
-        readSource = source
-        source.resume()
+        guard loop.add(self, fd: fd) else {
+            state = .closed
+            System.close(fd)
+            onClose(self)
+            return
+        }
+    }
+
+    /// From the loop: the socket became readable and/or writable.
+    func ready(readable: Bool, writable: Bool, peerClosed: Bool) {
+        if peerClosed { peerHungUp = true }
+        if writable && writeActive { self.writable() }
+        if readable {
+            if readSuspended { readableWhilePaused = true } else { self.readable() }
+        }
     }
 
     // MARK: - Reading
@@ -106,7 +121,9 @@ final class HTTPConnection: @unchecked Sendable {
             return
         }
         if pending != nil || pendingOutputCount >= Self.maxPendingOutput {
+            // Not read now: read when reading resumes (no new event would say it is there).
             suspendReading()
+            readableWhilePaused = true
             return
         }
         let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
@@ -128,7 +145,7 @@ final class HTTPConnection: @unchecked Sendable {
                     } else {
                         parser.append(bytes)
                     }
-                    if count < Self.readChunk { return .data }
+                    if count < Self.readChunk && !peerHungUp { return .data }
                 case .wouldBlock: return .data
                 case nil: return .failed
                 }
@@ -327,26 +344,14 @@ final class HTTPConnection: @unchecked Sendable {
         if pendingOutputCount == 0 && state == .open { processRequests() }
     }
 
+    /// The socket is full: the next writable event sends the rest.
     private func enableWriteSource() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.writable() }
-            source.setCancelHandler { [self] in self.sourceCancelled() }
-            sourcesToCancel += 1
-            writeSource = source
-        }
-        if !writeActive {
-            writeActive = true
-            writeSource?.resume()
-        }
+        writeActive = true
         timeouts.enter(.writing, at: Self.now())
     }
 
     private func disableWriteSource() {
-        if writeActive {
-            writeActive = false
-            writeSource?.suspend()
-        }
+        writeActive = false
     }
 
     // MARK: - Flow control and deadlines
@@ -355,24 +360,26 @@ final class HTTPConnection: @unchecked Sendable {
         let wanted = state != .closed && !peerClosedInput && pending == nil
             && (streaming != nil || (pendingOutputCount < Self.maxPendingOutput && !closeAfterFlush))
         if wanted && readSuspended {
-            readSuspended = false
-            readSource?.resume()
+            resumeReading()
         } else if !wanted && state == .open {
             suspendReading()
         }
     }
 
     private func suspendReading() {
-        if !readSuspended {
-            readSuspended = true
-            readSource?.suspend()
-        }
+        readSuspended = true
     }
 
+    /// Reads what arrived while paused: the poller reports edges, so that data would not be
+    /// reported again. Deferred to a later turn of the queue, never run inside the caller.
     private func resumeReading() {
-        if readSuspended {
-            readSuspended = false
-            readSource?.resume()
+        guard readSuspended else { return }
+        readSuspended = false
+        if readableWhilePaused {
+            readableWhilePaused = false
+            queue.async { [self] in
+                if !readSuspended { readable() } else { readableWhilePaused = true }
+            }
         }
     }
 
@@ -453,28 +460,11 @@ final class HTTPConnection: @unchecked Sendable {
             streaming = nil
             stream.connectionClosed()
         }
-        if readSuspended {
-            readSuspended = false
-            readSource?.resume()
-        }
-        readSource?.cancel()
-        if let writeSource {
-            if !writeActive {
-                writeActive = true
-                writeSource.resume()
-            }
-            writeSource.cancel()
-        }
+        readSuspended = false
+        writeActive = false
+        loop.remove(self, fd: fd)
+        System.close(fd)
         onClose(self)
-    }
-
-    private func sourceCancelled() {
-        sourcesToCancel -= 1
-        if sourcesToCancel == 0 {
-            System.close(fd)
-            readSource = nil
-            writeSource = nil
-        }
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

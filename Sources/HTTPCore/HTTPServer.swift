@@ -2,9 +2,10 @@ import Dispatch
 import Synchronization
 import SystemPOSIX
 
-/// An HTTP/1.1 server on POSIX sockets and Dispatch. No thread per connection: each connection is
-/// a serial queue over a shared pool, woken by dispatch sources. The accept path only accepts and
-/// hands the socket over; every error `accept` can return is survived.
+/// An HTTP/1.1 server on POSIX sockets and Dispatch. No thread per connection: connections are
+/// spread over one event loop per core (a serial queue and a poller behind one dispatch source,
+/// see `HTTPEventLoop`). The accept path only accepts and hands the socket over; every error
+/// `accept` can return is survived.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -16,11 +17,14 @@ public final class HTTPServer: Sendable {
         /// TLS for an HTTPS port; nil serves plain HTTP. From accept, the handshake and the first
         /// request's head must arrive within the header timeout.
         public var security: (any HTTPWireSecurity)?
+        /// Event loops serving connections; 0 means one per processor.
+        public var eventLoops: Int
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
-            errorRenderer: HTTPErrorRenderer = .plainText, security: (any HTTPWireSecurity)? = nil
+            errorRenderer: HTTPErrorRenderer = .plainText, security: (any HTTPWireSecurity)? = nil, eventLoops: Int = 0
         ) {
+            self.eventLoops = eventLoops
             self.security = security
             self.host = host
             self.port = port
@@ -33,11 +37,11 @@ public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let responder: any HTTPResponder
     private let acceptQueue = DispatchQueue(label: "http.accept")
-    private let connectionQueue = DispatchQueue(label: "http.connections", qos: .userInitiated, attributes: .concurrent)
     private let state = Mutex(State())
 
     private struct State: ~Copyable {
         var listener: HTTPListener?
+        var loops: [HTTPEventLoop] = []
         var port = 0
         var connections: [Int: HTTPConnection] = [:]
         var nextConnectionID = 0
@@ -69,6 +73,17 @@ public final class HTTPServer: Sendable {
         } catch {
             throw HTTPServerError(listening: configuration.host, port: configuration.port, error)
         }
+        var loops: [HTTPEventLoop] = []
+        let count = configuration.eventLoops > 0 ? configuration.eventLoops : System.processorCount()
+        for n in 0..<count {
+            do {
+                loops.append(try HTTPEventLoop(label: "http.loop.\(n)"))
+            } catch {
+                loops.forEach { $0.stop() }
+                System.close(fd)
+                throw HTTPServerError(listening: configuration.host, port: configuration.port, error)
+            }
+        }
         let listener = HTTPListener(fd: fd, queue: acceptQueue) { [weak self] fd, remote in
             self?.admit(fd, remote: remote)
         } sweep: { [weak self] in
@@ -77,10 +92,12 @@ public final class HTTPServer: Sendable {
         let started = state.withLock { state -> Bool in
             guard state.listener == nil && !state.stopping else { return false }
             state.listener = listener
+            state.loops = loops
             state.port = System.localPort(fd)
             return true
         }
         guard started else {
+            loops.forEach { $0.stop() }
             System.close(fd)
             throw .alreadyStarted
         }
@@ -97,12 +114,12 @@ public final class HTTPServer: Sendable {
     private func admit(_ fd: Int32, remote: String) {
         let limits = configuration.limits
         let connection: HTTPConnection? = state.withLock { state in
-            guard !state.stopping, state.connections.count < limits.maxConnections else { return nil }
+            guard !state.stopping, state.connections.count < limits.maxConnections, !state.loops.isEmpty else { return nil }
             state.nextConnectionID += 1
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
                 errorRenderer: configuration.errorRenderer, security: configuration.security,
-                targetQueue: connectionQueue, now: HTTPConnection.now(),
+                loop: state.loops[state.nextConnectionID % state.loops.count], now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )
             state.connections[connection.id] = connection
@@ -165,5 +182,10 @@ public final class HTTPServer: Sendable {
         for connection in stragglers {
             connection.queue.sync { connection.close() }
         }
+        let loops = state.withLock { state in
+            defer { state.loops = [] }
+            return state.loops
+        }
+        for loop in loops { loop.queue.sync { loop.stop() } }
     }
 }

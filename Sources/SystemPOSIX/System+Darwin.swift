@@ -126,6 +126,66 @@ extension System {
         try syscall("write") { Darwin.write(fd, bytes, count) }
     }
 
+    // MARK: - Readiness (kqueue)
+
+    /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
+    /// so one dispatch source can watch many sockets. Edge-triggered (`EV_CLEAR`): an event says a
+    /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
+    public static func makePoller() throws(SystemError) -> Int32 {
+        let poller = try syscallValue("kqueue") { Darwin.kqueue() }
+        addFlags(poller, status: 0, descriptor: FD_CLOEXEC)
+        return poller
+    }
+
+    /// Registers `fd` with `poller` for input and output, reported under `token`.
+    public static func pollerAdd(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+        let flags = UInt16(EV_ADD | EV_CLEAR)
+        let udata = UnsafeMutableRawPointer(bitPattern: UInt(token))
+        var changes = [
+            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: flags, fflags: 0, data: 0, udata: udata),
+            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: flags, fflags: 0, data: 0, udata: udata),
+        ]
+        _ = try syscallValue("kevent") { Darwin.kevent(poller, &changes, 2, nil, 0, nil) }
+    }
+
+    /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
+    public static func pollerRemove(_ poller: Int32, _ fd: Int32) {
+        var changes = [
+            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
+            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
+        ]
+        _ = Darwin.kevent(poller, &changes, 2, nil, 0, nil)
+    }
+
+    /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
+    /// kqueue reports reading and writing separately; they are kept as separate events.
+    public static func pollerTake(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+        events.removeAll(keepingCapacity: true)
+        let limit = Swift.min(max, 128)
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        withUnsafeTemporaryAllocation(of: Darwin.kevent.self, capacity: limit) { list in
+            var count: Int32
+            repeat {
+                count = Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
+            } while count < 0 && errno == EINTR
+            for i in 0..<Swift.max(0, Int(count)) {
+                let event = list[i]
+                let token = UInt64(UInt(bitPattern: event.udata))
+                let failed = event.flags & UInt16(EV_EOF | EV_ERROR) != 0
+                if event.filter == Int16(EVFILT_READ) {
+                    events.append(PollEvent(token: token, readable: true, writable: failed, peerClosed: failed))
+                } else if event.filter == Int16(EVFILT_WRITE) {
+                    events.append(PollEvent(token: token, readable: failed, writable: true, peerClosed: failed))
+                }
+            }
+        }
+    }
+
+    /// Processors online: how many event loops keep every core busy.
+    public static func processorCount() -> Int {
+        Swift.max(1, Int(Darwin.sysconf(_SC_NPROCESSORS_ONLN)))
+    }
+
     /// Closes `fd`. Not retried on EINTR (the descriptor's state is then unspecified; retrying
     /// could close another thread's new descriptor).
     public static func close(_ fd: Int32) {

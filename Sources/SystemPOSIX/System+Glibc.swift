@@ -122,6 +122,47 @@ extension System {
         try syscall("write") { Glibc.write(fd, bytes, count) }
     }
 
+    // MARK: - Readiness (epoll)
+
+    /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
+    /// so one dispatch source can watch many sockets. Edge-triggered (`EPOLLET`): an event says a
+    /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
+    public static func makePoller() throws(SystemError) -> Int32 {
+        try syscallValue("epoll_create1") { CSystemLinux_epoll_create() }
+    }
+
+    /// Registers `fd` with `poller` for input and output, reported under `token`.
+    public static func pollerAdd(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+        _ = try syscallValue("epoll_ctl") { CSystemLinux_epoll_add(poller, fd, token) }
+    }
+
+    /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
+    public static func pollerRemove(_ poller: Int32, _ fd: Int32) {
+        _ = CSystemLinux_epoll_remove(poller, fd)
+    }
+
+    /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
+    public static func pollerTake(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+        events.removeAll(keepingCapacity: true)
+        let limit = Swift.min(max, 128)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: limit) { tokens in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { readiness in
+                let count = CSystemLinux_epoll_take(poller, tokens.baseAddress, readiness.baseAddress, Int32(limit))
+                for i in 0..<Swift.max(0, Int(count)) {
+                    let bits = Int32(readiness[i])
+                    events.append(PollEvent(
+                        token: tokens[i], readable: bits & CSYSTEMLINUX_READABLE != 0, writable: bits & CSYSTEMLINUX_WRITABLE != 0,
+                        peerClosed: bits & CSYSTEMLINUX_PEER_CLOSED != 0))
+                }
+            }
+        }
+    }
+
+    /// Processors online: how many event loops keep every core busy.
+    public static func processorCount() -> Int {
+        Swift.max(1, Int(Glibc.sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
     /// Closes `fd`. Not retried on EINTR: on Linux the descriptor is gone whatever `close` says.
     public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

@@ -19,6 +19,24 @@ public enum IOResult<Value> {
 
 extension IOResult: Sendable where Value: Sendable {}
 
+/// What a poller (`System.makePoller`) says of one registered descriptor: its token, and whether it
+/// became readable (data, end of input or an error to read) and writable (room to send, or an
+/// error), and whether the peer has closed or the socket failed: then the end of input is there to
+/// read after the data, and no further event will say so.
+public struct PollEvent: Sendable, Equatable {
+    public var token: UInt64
+    public var readable: Bool
+    public var writable: Bool
+    public var peerClosed: Bool
+
+    public init(token: UInt64, readable: Bool, writable: Bool, peerClosed: Bool) {
+        self.token = token
+        self.readable = readable
+        self.writable = writable
+        self.peerClosed = peerClosed
+    }
+}
+
 /// A failed system call: its errno (or, for name resolution, its `getaddrinfo` code) and its name.
 public struct SystemError: Error, Sendable, CustomStringConvertible {
     public enum Domain: Sendable { case errno, addressInfo }
