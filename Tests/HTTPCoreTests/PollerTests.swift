@@ -1,0 +1,52 @@
+import Testing
+@testable import SystemPOSIX
+
+/// The poller the event loops stand on (epoll here, kqueue on a Mac): edge-triggered readiness of
+/// real loopback sockets, reported under the token each socket was registered with.
+@Suite struct PollerTests {
+    /// A connected pair: the server's side (accepted, non-blocking) and the client's.
+    func pair() throws -> (server: Int32, client: Int32, listener: Int32) {
+        let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+        let client = try System.connect(host: "127.0.0.1", port: System.localPort(listener), timeout: 2)
+        for _ in 0..<200 {
+            if case .done(let accepted)? = try? System.accept(listener) { return (accepted.fd, client, listener) }
+            System.sleep(microseconds: 5_000)
+        }
+        throw SystemError(code: 0, function: "accept")
+    }
+
+    func take(_ poller: Int32) -> [PollEvent] {
+        var events: [PollEvent] = []
+        for _ in 0..<200 {
+            System.pollerTake(poller, into: &events, max: 16)
+            if !events.isEmpty { return events }
+            System.sleep(microseconds: 5_000)
+        }
+        return events
+    }
+
+    @Test func reportsEachEdgeOnceUnderItsTokenAndTheEndOfInput() throws {
+        let (server, client, listener) = try pair()
+        defer { [server, listener].forEach(System.close) }   // the client is closed below
+        let poller = try System.makePoller()
+        defer { System.close(poller) }
+        try System.pollerAdd(poller, server, token: 42)
+        // Registered: writable at once (room to send), nothing to read.
+        let first = take(poller)
+        #expect(first.contains { $0.token == 42 && $0.writable && !$0.readable })
+        var none: [PollEvent] = []
+        System.pollerTake(poller, into: &none, max: 16)
+        #expect(none.isEmpty)   // edge-triggered: said once
+
+        _ = try Array("ping".utf8).withUnsafeBytes { try System.send(client, $0.baseAddress!, $0.count) }
+        #expect(take(poller).contains { $0.token == 42 && $0.readable && !$0.peerClosed })
+
+        System.close(client)
+        let closing = take(poller)
+        #expect(closing.contains { $0.token == 42 && $0.readable && $0.peerClosed })
+
+        System.pollerRemove(poller, server)
+        System.pollerTake(poller, into: &none, max: 16)
+        #expect(none.isEmpty)
+    }
+}
