@@ -3,10 +3,15 @@
 #include <sys/socket.h>
 #include <sys/epoll.h>
 #include <errno.h>
+#include <malloc.h>
 #include "CSystemLinux.h"
 
 int CSystemLinux_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
     return accept4(fd, address, length, flags);
+}
+
+int CSystemLinux_limit_malloc_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
 }
 
 int CSystemLinux_epoll_create(void) {

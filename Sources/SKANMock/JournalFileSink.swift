@@ -25,7 +25,13 @@ public final class JournalFileSink: JournalSink {
     private struct Pending {
         var bytes: [UInt8] = []
         var armed = false
+        /// The buffer written last time, emptied: the next batch fills it, so under load two
+        /// buffers take turns instead of a new one growing (and fragmenting the heap) per batch.
+        var spare: [UInt8] = []
     }
+
+    /// A spare buffer bigger than this is let go after its batch (a burst should not stay resident).
+    private static let spareLimit = 4 << 20
 
     public struct OpenFailure: Error, CustomStringConvertible {
         public let path: String
@@ -68,9 +74,10 @@ public final class JournalFileSink: JournalSink {
 
     /// On the writer queue: the whole buffer, in as few writes as the kernel takes.
     private func drain() {
-        let batch = pending.withLock { pending -> [UInt8] in
+        var batch = pending.withLock { pending -> [UInt8] in
             pending.armed = false
-            var taken: [UInt8] = []
+            var taken = pending.spare
+            pending.spare = []
             swap(&taken, &pending.bytes)
             return taken
         }
@@ -79,5 +86,7 @@ public final class JournalFileSink: JournalSink {
             // The disk is full or the pipe is gone: say so once per batch, keep serving.
             StandardStreams.error("skan-mock: journal write failed: \(failure.reason)")
         }
+        batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLimit)
+        pending.withLock { $0.spare = batch }
     }
 }

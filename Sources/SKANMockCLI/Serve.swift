@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import SKANMock
+import SystemPOSIX
 
 /// `skan-mock serve` (the default subcommand): runs the server until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
@@ -77,6 +78,8 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread allocates: the event loops and the journal share one malloc arena.
+        System.useOneMallocArena()
         let environment = Environment()
         var options = ServerOptions()
         options.host = host ?? environment["SKAN_MOCK_HOST"] ?? options.host

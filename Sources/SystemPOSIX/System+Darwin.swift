@@ -249,6 +249,9 @@ extension System {
         _ = Darwin.signal(SIGPIPE, SIG_IGN)
     }
 
+    /// glibc's per-thread arenas have no macOS counterpart to limit: nothing to do.
+    public static func useOneMallocArena() {}
+
     public static func sleep(microseconds: UInt32) {
         _ = usleep(microseconds)
     }

@@ -225,6 +225,14 @@ extension System {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
     }
 
+    /// One malloc arena for the whole process. glibc gives each thread that allocates an arena of
+    /// its own; with the event loops allocating journal entries that other threads free, 10,000
+    /// kept entries then spread over several arenas and resident memory grows with fragmentation
+    /// (measured: 64-70 MiB after 200,000 requests instead of 47-48 MiB, at the same throughput).
+    public static func useOneMallocArena() {
+        _ = CSystemLinux_limit_malloc_arenas(1)
+    }
+
     public static func sleep(microseconds: UInt32) {
         _ = usleep(microseconds)
     }

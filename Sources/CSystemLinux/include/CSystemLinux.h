@@ -9,6 +9,9 @@
 
 int CSystemLinux_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
+// glibc's mallopt(M_ARENA_MAX, count), whose header Swift's Glibc module does not include.
+int CSystemLinux_limit_malloc_arenas(int count);
+
 // epoll, whose header Swift's Glibc module does not include. A descriptor is registered once,
 // edge-triggered, for input and output; an event comes back as its token and two bits.
 #define CSYSTEMLINUX_READABLE 1
