@@ -2,7 +2,7 @@
 # skan-mock benchmark: throughput and latency against nginx (the machine's ceiling) in the same
 # run, start-up time, and resident memory. Prints a table and writes Benchmarks/results.md.
 #
-#   Benchmarks/run.sh                 # full run (about 3 minutes)
+#   Benchmarks/run.sh                 # full run (about 9 minutes)
 #   BENCH_DURATION=3 Benchmarks/run.sh  # quicker, for trying the script
 #
 # Environment: BENCH_DURATION (seconds per wrk case, default 10), BENCH_CONNECTIONS (default 64),
