@@ -128,6 +128,9 @@ extension System {
 
     // MARK: - Readiness (kqueue)
 
+    /// The `kevent` struct, named apart from the `kevent` function.
+    private typealias KEvent = Darwin.kevent
+
     /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
     /// so one dispatch source can watch many sockets. Edge-triggered (`EV_CLEAR`): an event says a
     /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
@@ -142,8 +145,8 @@ extension System {
         let flags = UInt16(EV_ADD | EV_CLEAR)
         let udata = UnsafeMutableRawPointer(bitPattern: UInt(token))
         var changes = [
-            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: flags, fflags: 0, data: 0, udata: udata),
-            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: flags, fflags: 0, data: 0, udata: udata),
+            KEvent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: flags, fflags: 0, data: 0, udata: udata),
+            KEvent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: flags, fflags: 0, data: 0, udata: udata),
         ]
         _ = try syscallValue("kevent") { Darwin.kevent(poller, &changes, 2, nil, 0, nil) }
     }
@@ -151,8 +154,8 @@ extension System {
     /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
     public static func pollerRemove(_ poller: Int32, _ fd: Int32) {
         var changes = [
-            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
-            Darwin.kevent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
+            KEvent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
+            KEvent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
         ]
         _ = Darwin.kevent(poller, &changes, 2, nil, 0, nil)
     }
@@ -163,7 +166,7 @@ extension System {
         events.removeAll(keepingCapacity: true)
         let limit = Swift.min(max, 128)
         var now = timespec(tv_sec: 0, tv_nsec: 0)
-        withUnsafeTemporaryAllocation(of: Darwin.kevent.self, capacity: limit) { list in
+        withUnsafeTemporaryAllocation(of: KEvent.self, capacity: limit) { list in
             var count: Int32
             repeat {
                 count = Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
