@@ -311,8 +311,8 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Sends `buffer` from `offset` as far as the socket takes it: all of it (then the buffer is
-    /// emptied, the write source parked, and a pending close begun), or up to EAGAIN (then the
-    /// write source waits for room).
+    /// emptied and a pending close begun), or up to EAGAIN (then the next writable event from the
+    /// loop sends the rest).
     private func send(_ buffer: inout [UInt8], _ offset: inout Int) {
         while offset < buffer.count {
             let start = offset
@@ -323,7 +323,7 @@ final class HTTPConnection: @unchecked Sendable {
             case .done(let written):
                 offset += written
             case .wouldBlock:
-                enableWriteSource()
+                waitForRoom()
                 return
             case nil:
                 close()
@@ -332,7 +332,7 @@ final class HTTPConnection: @unchecked Sendable {
         }
         buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         offset = 0
-        disableWriteSource()
+        stopWaitingForRoom()
         if closeAfterFlush && state == .open { beginDrainingClose() }
     }
 
@@ -345,12 +345,12 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// The socket is full: the next writable event sends the rest.
-    private func enableWriteSource() {
+    private func waitForRoom() {
         writeActive = true
         timeouts.enter(.writing, at: Self.now())
     }
 
-    private func disableWriteSource() {
+    private func stopWaitingForRoom() {
         writeActive = false
     }
 
