@@ -19,7 +19,6 @@ public final class Journal: Sendable {
         var lowWatermark: Int64 = 0
         /// Live readers; each commit wakes the armed ones.
         var readers: [JournalReader] = []
-        var nextReader = 1
         /// Bumped by each clear, so a reader learns that what it showed is gone.
         var generation = 0
     }
@@ -92,8 +91,7 @@ public final class Journal: Sendable {
     /// Registers a live reader, woken as `JournalReader` describes, and returns where it starts.
     public func addReader(wake: @escaping @Sendable () -> Void) -> (JournalReader, JournalPosition) {
         state.withLock { s in
-            let reader = JournalReader(id: s.nextReader, wake: wake)
-            s.nextReader += 1
+            let reader = JournalReader(wake: wake)
             s.readers.append(reader)
             return (reader, JournalPosition(lastId: s.nextToCommit - 1, generation: s.generation))
         }

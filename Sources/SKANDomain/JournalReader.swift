@@ -6,12 +6,10 @@ import Synchronization
 /// the next commit disarms it and calls `wake` once (under the journal's lock: `wake` must only
 /// schedule work, never call back into the journal). Clearing the journal wakes every reader.
 public final class JournalReader: Sendable {
-    public let id: Int
     private let armed = Atomic<Bool>(false)
     private let onWake: @Sendable () -> Void
 
-    init(id: Int, wake: @escaping @Sendable () -> Void) {
-        self.id = id
+    init(wake: @escaping @Sendable () -> Void) {
         onWake = wake
     }
 
