@@ -27,28 +27,61 @@ public enum FormURLEncoding {
 
     static func pairs(utf8: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        var start = 0
-        let end = utf8.count
-        while start < end {
-            var stop = start
-            var equals = -1
-            while stop < end {
-                let byte = utf8[stop]
-                if byte == UInt8(ascii: "&") { break }
-                if byte == UInt8(ascii: "=") && equals < 0 { equals = stop }
-                stop += 1
-            }
-            if stop > start {
-                if equals >= 0 {
-                    result.append((decode(utf8, start, equals, plusAsSpace: true),
-                                   decode(utf8, equals + 1, stop, plusAsSpace: true)))
-                } else {
-                    result.append((decode(utf8, start, stop, plusAsSpace: true), ""))
-                }
-            }
-            start = stop + 1
+        forEachField(utf8: utf8) { name, value in
+            result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
         return result
+    }
+
+    /// Calls `body` with each field's decoded name and value bytes, in order, without making
+    /// strings: a caller that keeps them all in one buffer pays no allocation per field. The
+    /// buffers are valid only during the call; the bytes may not be valid UTF-8.
+    public static func forEachField(
+        _ text: Substring, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var text = text
+        text.withUTF8 { forEachField(utf8: $0, body) }
+    }
+
+    public static func forEachField(
+        _ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        bytes.withUnsafeBufferPointer { forEachField(utf8: $0, body) }
+    }
+
+    static func forEachField(
+        utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        // Decoding never lengthens: one scratch buffer the size of the input holds any field.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, utf8.count)) { scratch in
+            var start = 0
+            let end = utf8.count
+            while start < end {
+                var stop = start
+                var equals = -1
+                var escaped = false
+                while stop < end {
+                    let byte = utf8[stop]
+                    if byte == UInt8(ascii: "&") { break }
+                    if byte == UInt8(ascii: "=") && equals < 0 { equals = stop }
+                    if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") { escaped = true }
+                    stop += 1
+                }
+                if stop > start {
+                    let nameEnd = equals >= 0 ? equals : stop
+                    let valueStart = equals >= 0 ? equals + 1 : stop
+                    if !escaped {
+                        body(UnsafeBufferPointer(rebasing: utf8[start..<nameEnd]), UnsafeBufferPointer(rebasing: utf8[valueStart..<stop]))
+                    } else {
+                        let nameCount = decode(utf8, start, nameEnd, plusAsSpace: true, into: scratch, at: 0)
+                        let valueCount = decode(utf8, valueStart, stop, plusAsSpace: true, into: scratch, at: nameCount)
+                        body(UnsafeBufferPointer(rebasing: scratch[0..<nameCount]),
+                             UnsafeBufferPointer(rebasing: scratch[nameCount..<(nameCount + valueCount)]))
+                    }
+                }
+                start = stop + 1
+            }
+        }
     }
 
     public static func percentDecode<Text: StringProtocol>(_ text: Text, plusAsSpace: Bool = true) -> String {
@@ -70,21 +103,28 @@ public enum FormURLEncoding {
         }
         if plain { return String(decoding: UnsafeBufferPointer(rebasing: utf8[from..<to]), as: UTF8.self) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: to - from) { out in
-            var count = 0
-            var index = from
-            while index < to {
-                let byte = utf8[index]
-                if byte == UInt8(ascii: "%"), index + 2 < to, let high = ASCII.hexValue(utf8[index + 1]),
-                   let low = ASCII.hexValue(utf8[index + 2]) {
-                    out[count] = UInt8(high * 16 + low)
-                    index += 3
-                } else {
-                    out[count] = plusAsSpace && byte == UInt8(ascii: "+") ? ASCII.space : byte
-                    index += 1
-                }
-                count += 1
-            }
+            let count = decode(utf8, from, to, plusAsSpace: plusAsSpace, into: out, at: 0)
             return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
         }
+    }
+
+    /// Decodes `utf8[from..<to]` into `out` from `at`; returns how many bytes it wrote.
+    static func decode(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, plusAsSpace: Bool,
+                       into out: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        var count = at
+        var index = from
+        while index < to {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%"), index + 2 < to, let high = ASCII.hexValue(utf8[index + 1]),
+               let low = ASCII.hexValue(utf8[index + 2]) {
+                out[count] = UInt8(high * 16 + low)
+                index += 3
+            } else {
+                out[count] = plusAsSpace && byte == UInt8(ascii: "+") ? ASCII.space : byte
+                index += 1
+            }
+            count += 1
+        }
+        return count - at
     }
 }

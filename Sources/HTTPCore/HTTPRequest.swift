@@ -25,15 +25,19 @@ public struct HTTPRequest: Sendable {
 
     /// The target up to the `?`, still percent-encoded.
     public var path: Substring {
-        if let mark = target.firstIndex(of: "?") { return target[..<mark] }
+        if let mark = queryMark { return target[..<mark] }
         return target[...]
     }
 
     /// The raw query string after the `?` (empty when there is none).
     public var query: Substring {
-        if let mark = target.firstIndex(of: "?") { return target[target.index(after: mark)...] }
+        if let mark = queryMark { return target[target.utf8.index(after: mark)...] }
         return ""
     }
+
+    /// Where the `?` is. Searched as bytes: `Character` comparison walks grapheme clusters, which
+    /// cost a microsecond on a 1 KB SKAN query (the request line is ASCII, checked by the parser).
+    private var queryMark: String.Index? { target.utf8.firstIndex(of: UInt8(ascii: "?")) }
 
     /// Whether the connection stays open after this exchange (RFC 9112 §9.3): HTTP/1.1 unless
     /// `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`.

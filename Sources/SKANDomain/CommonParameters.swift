@@ -14,7 +14,7 @@ public struct CommonParameters: Sendable, Equatable {
     public var sdid: String?
 
     public init(_ parameters: RequestParameters) {
-        typealias Name = SKANParameterName
+        typealias Name = SKANParameter
         apiKey = parameters[Name.apiKey]
         bundleID = parameters[Name.bundleID]
         appVersion = parameters[Name.appVersion]

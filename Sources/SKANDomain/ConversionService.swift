@@ -111,10 +111,10 @@ public final class ConversionService: Sendable {
     /// client's retry gets the same answer. `unmatched` is not answered here (see `refused`).
     public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true) -> SKANOutcome {
         let now = clock.nowMilliseconds()
-        let parameters = RequestParameters(request.parameters)
+        let parameters = request.parameters
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
-        var outcome: SKANOutcome
+        let outcome: SKANOutcome
         switch endpoint {
         case .skan3: outcome = handleSKAN3(common, &reader, now, commit)
         case .skan4: outcome = handleSKAN4(common, &reader, now, commit)
@@ -122,27 +122,26 @@ public final class ConversionService: Sendable {
         case .unmatched:
             outcome = SKANOutcome.refused(.unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
-        outcome.distinctParameterNames = parameters.distinctNames
         return outcome
     }
 
     private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
         if common.apiKey == nil {
-            reader.add(SKANParameterName.apiKey, .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
+            reader.add(.apiKey, .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
         }
         if common.event == nil {
-            reader.add(SKANParameterName.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
+            reader.add(.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
         }
         if common.device == nil {
-            reader.add(SKANParameterName.idfv, .missingParameter,
+            reader.add(.idfv, .missingParameter,
                        "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
         }
     }
 
-    private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: JSONValue,
+    private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: SKANMetadata,
                          _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
         SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint), event: common.event,
-                    skan: skan, window: window, findings: findings, timeMilliseconds: now, distinctParameterNames: 0)
+                    skan: skan, window: window, findings: findings, timeMilliseconds: now)
     }
 
     /// Runs `body` on the device's state under the service lock: in place normally; on a copy with
@@ -189,7 +188,7 @@ public final class ConversionService: Sendable {
                 if let v = p.conversionValue {
                     if let highest = device.skan3.highestValueSent, v < highest {
                         findings.append(ValidationFinding(
-                            param: SKAN3Parameters.conversionValueName, code: .skan3ValueDecreased,
+                            param: SKAN3Parameters.conversionValueName.name, code: .skan3ValueDecreased,
                             message: "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"))
                     }
                     device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
@@ -217,7 +216,7 @@ public final class ConversionService: Sendable {
                         let days = p.firstCall.map { floorDivide(saturatingSubtract(floorDivide(now, 1000), $0), 86_400) }
                         var context = EvaluationContext(
                             counts: device.skan3.events, daysSinceFirstCall: days, rates: model.currency,
-                            totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName), totalAdmon: (nil, ""),
+                            totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName.name), totalAdmon: (nil, ""),
                             windowIAP: (nil, ""), windowAdmon: (nil, ""))
                         let chosen = table.evaluate(&context)?.fine ?? current
                         hits = context.hits
@@ -234,7 +233,7 @@ public final class ConversionService: Sendable {
             if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
             return body
         }
-        return outcome(.skan3, body, common, p.json, nil, findings, now)
+        return outcome(.skan3, body, common, .skan3(p), nil, findings, now)
     }
 
     // MARK: SKAN 4
@@ -243,9 +242,9 @@ public final class ConversionService: Sendable {
                              _ commit: Bool) -> SKANOutcome {
         let p = SKAN4Parameters.parse(&reader)
         identityFindings(common, &reader)
-        if p.firstCall == nil && reader.string(p.firstCallName) == nil {
+        if p.firstCall == nil && !reader.has(p.firstCallName) {
             reader.add(p.firstCallName, .missingParameter,
-                       "\(p.firstCallName) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution")
+                       "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution")
         }
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
@@ -264,13 +263,13 @@ public final class ConversionService: Sendable {
             if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
             return body
         }
-        return outcome(.skan4, body, common, p.json, window, findings, now)
+        return outcome(.skan4, body, common, .skan4(p), window, findings, now)
     }
 
     /// The client says the current window is locked, yet asks for an update in it.
     private func lockParameterFinding(_ p: SKAN4Parameters, _ window: SKANWindow?, _ findings: inout [ValidationFinding]) {
         guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
-        let name = SKANWindowParameters.windowLockName(n)
+        let name = SKANWindowParameters.windowLockName(n).name
         findings.append(ValidationFinding(
             param: name, code: .updateAfterWindowLock,
             message: "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")"))
@@ -290,8 +289,8 @@ public final class ConversionService: Sendable {
             if let base = device.p0Fine {
                 if f != base {
                     findings.append(ValidationFinding(
-                        param: p.currentFineName, code: .fineValueChangedAfterP0,
-                        message: "\(p.currentFineName) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"))
+                        param: p.currentFineName.name, code: .fineValueChangedAfterP0,
+                        message: "\(p.currentFineName.name) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"))
                 }
             } else {
                 device.p0Fine = f
@@ -299,18 +298,18 @@ public final class ConversionService: Sendable {
         }
         if checkLocks && device.lockedByServer[n] && p.windows[n].windowLock == nil {
             findings.append(ValidationFinding(
-                param: SKANWindowParameters.windowLockName(n), code: .updateAfterWindowLock,
-                message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n)))"))
+                param: SKANWindowParameters.windowLockName(n).name, code: .updateAfterWindowLock,
+                message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"))
         }
         if let event { DeviceState.count(event, in: &device.events[n]) }
         guard let table = model.skan4[n] else { return SKANResponse.ok() }
         let days = floorDivide(saturatingSubtract(floorDivide(now, 1000), first), 86_400)
         var context = EvaluationContext(
             counts: device.events[n], daysSinceFirstCall: days, rates: model.currency,
-            totalIAP: (p.totalRevenue, SKAN4Parameters.totalRevenueName),
-            totalAdmon: (p.totalAdmonRevenue, SKAN4Parameters.totalAdmonRevenueName),
-            windowIAP: (p.windows[n].iapRevenue, SKANWindowParameters.iapRevenueName(n)),
-            windowAdmon: (p.windows[n].admonRevenue, SKANWindowParameters.admonRevenueName(n)))
+            totalIAP: (p.totalRevenue, SKAN4Parameters.totalRevenueName.name),
+            totalAdmon: (p.totalAdmonRevenue, SKAN4Parameters.totalAdmonRevenueName.name),
+            windowIAP: (p.windows[n].iapRevenue, SKANWindowParameters.iapRevenueName(n).name),
+            windowAdmon: (p.windows[n].admonRevenue, SKANWindowParameters.admonRevenueName(n).name))
         let chosen = table.evaluate(&context)
         findings.append(contentsOf: context.findings)
         hits = context.hits
@@ -337,7 +336,7 @@ public final class ConversionService: Sendable {
         p.checkConsistency(window: window, reader: &reader)
         var findings = reader.findings
         if let missing = s2s.missingArgument {
-            return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, p.json, window, findings, now)
+            return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, .skan4(p), window, findings, now)
         }
         let event = endpoint.isLaunch ? (common.event ?? "__SESSION__") : common.event
         var hits = EntryHits()
@@ -357,6 +356,6 @@ public final class ConversionService: Sendable {
             if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
             return body
         }
-        return outcome(endpoint, body, common, p.json, window, findings, now)
+        return outcome(endpoint, body, common, .skan4(p), window, findings, now)
     }
 }

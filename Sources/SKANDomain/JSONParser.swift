@@ -23,20 +23,20 @@ public struct JSONParser {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = Cursor(bytes: buffer)
-            do throws(JSONParseError) {
-                parser.skipWhitespace()
-                let value = try parser.parseValue(depth: 0)
-                parser.skipWhitespace()
-                if parser.index != buffer.count {
-                    throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
-                }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(JSONParseError) in try parse(buffer) }
         }
         return try result.get()
+    }
+
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = Cursor(bytes: buffer)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if parser.index != buffer.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
+        }
+        return value
     }
 
     private struct Cursor {

@@ -8,6 +8,14 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// What `write` produces, parsed back: one writer serves both the journal line and the typed
+    /// value tests look at, so the two cannot drift apart.
+    static func parsedBack(_ write: (inout JSONWriter) -> Void) -> JSONValue {
+        var writer = JSONWriter()
+        write(&writer)
+        return (try? JSONParser.parse(writer.bytes)) ?? .null
+    }
+
     /// Compact JSON text for `value`.
     public static func serialize(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
@@ -94,33 +102,36 @@ public struct JSONWriter {
     /// A JSON string with the escapes RFC 8259 requires (quote, backslash, control characters);
     /// everything else, including non-ASCII, goes out as UTF-8.
     public mutating func write(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
         var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            var i = 0
-            while i < utf8.count {
-                let b = utf8[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                switch b {
-                case 0x22: raw("\\\"")
-                case 0x5C: raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                case 0x08: raw("\\b")
-                case 0x0C: raw("\\f")
-                default:
-                    raw("\\u00")
-                    bytes.append(JSONWriter.hexDigit(b >> 4))
-                    bytes.append(JSONWriter.hexDigit(b & 0xF))
-                }
-                i += 1
-                runStart = i
+        string.withUTF8 { write(utf8: $0) }
+    }
+
+    /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
+    public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
+            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            switch b {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            default:
+                raw("\\u00")
+                bytes.append(JSONWriter.hexDigit(b >> 4))
+                bytes.append(JSONWriter.hexDigit(b & 0xF))
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
+            i += 1
+            runStart = i
         }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -132,5 +143,31 @@ public struct JSONWriter {
     /// damaged on purpose by fault injection): invalid sequences become U+FFFD.
     public mutating func writeString(bytes text: [UInt8]) {
         write(String(decoding: text, as: UTF8.self))
+    }
+}
+
+/// Writes an object member by member, minding the braces and commas, for objects whose members
+/// are optional (the journal's `skan`).
+struct JSONObjectWriter {
+    private var started = false
+
+    /// Starts the member `key` (a literal that needs no escaping); write its value next.
+    mutating func next(_ w: inout JSONWriter, _ key: StaticString) {
+        w.bytes.append(started ? UInt8(ascii: ",") : UInt8(ascii: "{"))
+        started = true
+        w.bytes.append(UInt8(ascii: "\""))
+        w.raw(key)
+        w.raw("\":")
+    }
+
+    mutating func next(_ w: inout JSONWriter, _ key: String) {
+        w.bytes.append(started ? UInt8(ascii: ",") : UInt8(ascii: "{"))
+        started = true
+        w.key(key)
+    }
+
+    mutating func end(_ w: inout JSONWriter) {
+        if !started { w.bytes.append(UInt8(ascii: "{")) }
+        w.bytes.append(UInt8(ascii: "}"))
     }
 }

@@ -39,7 +39,7 @@ public final class JournalEntry: Sendable {
             device = outcome.device
             event = outcome.event
         } else {
-            let common = CommonParameters(RequestParameters(request.parameters))
+            let common = CommonParameters(request.parameters)
             device = common.device
             event = common.event
         }
@@ -47,8 +47,7 @@ public final class JournalEntry: Sendable {
         let window = outcome?.window
         // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
         // buffer never regrows; it is trimmed to size below, since 10,000 lines stay in memory.
-        var parameterBytes = 0
-        for pair in request.parameters { parameterBytes += pair.name.utf8.count + pair.value.utf8.count + 8 }
+        let parameterBytes = request.parameters.byteCount + 8 * request.parameters.count
         var w = JSONWriter(capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count)
         w.raw("{\"id\":")
         w.write(id)
@@ -67,9 +66,9 @@ public final class JournalEntry: Sendable {
         w.raw(",\"event\":")
         if let event { w.write(event) } else { w.raw("null") }
         w.raw(",\"params\":")
-        writeParams(request.parameters, distinctNames: outcome?.distinctParameterNames, to: &w)
+        writeParams(request.parameters, to: &w)
         w.raw(",\"skan\":")
-        if let skan = outcome?.skan { w.write(skan) } else { w.raw("null") }
+        if let skan = outcome?.skan { skan.write(to: &w) } else { w.raw("null") }
         w.raw(",\"window\":")
         if let window { w.write(window.rawValue) } else { w.raw("null") }
         w.raw(",\"issues\":[")
@@ -95,42 +94,48 @@ public final class JournalEntry: Sendable {
     }
 
     /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
-    static func writeParams(_ pairs: [(name: String, value: String)], distinctNames: Int?, to w: inout JSONWriter) {
-        w.raw("{")
-        if distinctNames == pairs.count {
-            // No name repeats (the usual case): no need to group.
-            for (n, pair) in pairs.enumerated() {
-                if n > 0 { w.raw(",") }
-                w.key(pair.name)
-                w.write(pair.value)
+    static func writeParams(_ parameters: RequestParameters, to w: inout JSONWriter) {
+        let fields = parameters.fields
+        parameters.bytes.withUnsafeBufferPointer { bytes in
+            func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+            w.raw("{")
+            if parameters.distinctNames == fields.count {
+                // No name repeats (the usual case): no need to group.
+                for (n, field) in fields.enumerated() {
+                    if n > 0 { w.raw(",") }
+                    w.write(utf8: text(field.name))
+                    w.raw(":")
+                    w.write(utf8: text(field.value))
+                }
+                w.raw("}")
+                return
+            }
+            func sameName(_ i: Int, _ j: Int) -> Bool { text(fields[i].name).elementsEqual(text(fields[j].name)) }
+            var first = true
+            for i in fields.indices {
+                var seenBefore = false
+                for j in 0..<i where sameName(i, j) { seenBefore = true; break }
+                if seenBefore { continue }
+                if !first { w.raw(",") }
+                first = false
+                w.write(utf8: text(fields[i].name))
+                w.raw(":")
+                var repeats = false
+                for j in (i + 1)..<fields.count where sameName(i, j) { repeats = true; break }
+                if !repeats {
+                    w.write(utf8: text(fields[i].value))
+                    continue
+                }
+                w.raw("[")
+                var firstValue = true
+                for j in i..<fields.count where sameName(i, j) {
+                    if !firstValue { w.raw(",") }
+                    firstValue = false
+                    w.write(utf8: text(fields[j].value))
+                }
+                w.raw("]")
             }
             w.raw("}")
-            return
         }
-        var first = true
-        for i in pairs.indices {
-            let name = pairs[i].name
-            var seenBefore = false
-            for j in 0..<i where pairs[j].name == name { seenBefore = true; break }
-            if seenBefore { continue }
-            if !first { w.raw(",") }
-            first = false
-            w.key(name)
-            var repeats = false
-            for j in (i + 1)..<pairs.count where pairs[j].name == name { repeats = true; break }
-            if !repeats {
-                w.write(pairs[i].value)
-                continue
-            }
-            w.raw("[")
-            var firstValue = true
-            for j in i..<pairs.count where pairs[j].name == name {
-                if !firstValue { w.raw(",") }
-                firstValue = false
-                w.write(pairs[j].value)
-            }
-            w.raw("]")
-        }
-        w.raw("}")
     }
 }

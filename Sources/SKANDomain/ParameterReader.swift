@@ -22,22 +22,31 @@ public struct ParameterReader {
         findings.append(ValidationFinding(param: param, code: code, message: message))
     }
 
+    public mutating func add(_ param: SKANParameter, _ code: FindingCode, _ message: String) {
+        add(param.name, code, message)
+    }
+
     /// The string value, nil when absent or empty.
-    public func string(_ name: String) -> String? { parameters[name] }
+    public func string(_ parameter: SKANParameter) -> String? { parameters[parameter] }
+
+    /// Whether the parameter was sent with a value.
+    public func has(_ parameter: SKANParameter) -> Bool { parameters.contains(parameter) }
 
     /// An integer parameter; a finding when it is present but not an integer.
-    public mutating func integer(_ name: String) -> Int64? {
-        guard let text = parameters[name] else { return nil }
-        guard let value = ParameterReader.parseInteger(text) else {
-            add(name, .invalidInteger, "\(name) \(quoted(text)) is not an integer")
+    public mutating func integer(_ parameter: SKANParameter) -> Int64? {
+        guard let parsed = parameters.withValue(parameter, ParameterReader.parseInteger) else { return nil }
+        guard let value = parsed else {
+            let name = parameter.name
+            add(name, .invalidInteger, "\(name) \(quoted(parameters[parameter] ?? "")) is not an integer")
             return nil
         }
         return value
     }
 
     /// A fine conversion value; a finding when outside 0...63 (the value is still kept, as sent).
-    public mutating func fine(_ name: String) -> Int64? {
-        guard let value = integer(name) else { return nil }
+    public mutating func fine(_ parameter: SKANParameter) -> Int64? {
+        guard let value = integer(parameter) else { return nil }
+        let name = parameter.name
         if !(0...63).contains(value) {
             add(name, .fineValueOutOfRange, "\(name) \(value) is outside 0...63, the range of a fine conversion value")
         }
@@ -45,8 +54,9 @@ public struct ParameterReader {
     }
 
     /// A coarse value; a finding when outside 0...2.
-    public mutating func coarse(_ name: String) -> Int64? {
-        guard let value = integer(name) else { return nil }
+    public mutating func coarse(_ parameter: SKANParameter) -> Int64? {
+        guard let value = integer(parameter) else { return nil }
+        let name = parameter.name
         if !(0...2).contains(value) {
             add(name, .coarseValueOutOfRange, "\(name) \(value) is outside 0...2 (0 low, 1 medium, 2 high)")
         }
@@ -54,8 +64,9 @@ public struct ParameterReader {
     }
 
     /// A Unix-seconds timestamp, with findings for milliseconds, the future and before 2014.
-    public mutating func timestamp(_ name: String) -> Int64? {
-        guard let value = integer(name) else { return nil }
+    public mutating func timestamp(_ parameter: SKANParameter) -> Int64? {
+        guard let value = integer(parameter) else { return nil }
+        let name = parameter.name
         let now = floorDivide(nowMilliseconds, 1000)
         if value > ParameterReader.millisecondThreshold {
             add(name, .timestampInMilliseconds,
@@ -72,12 +83,16 @@ public struct ParameterReader {
 
     /// A revenue JSON object; findings for bad JSON, bad currency codes and bad amounts. Well-formed
     /// entries are kept even when others are not.
-    public mutating func revenue(_ name: String) -> Revenue? {
-        guard let text = parameters[name] else { return nil }
+    public mutating func revenue(_ parameter: SKANParameter) -> Revenue? {
+        guard let parsed = parameters.withValue(parameter, { bytes in
+            Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
+        }) else { return nil }
+        let name = parameter.name
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(text)
-        } catch {
+        switch parsed {
+        case .success(let parsedValue):
+            value = parsedValue
+        case .failure(let error):
             add(name, .invalidRevenueJSON,
                 "\(name) is not valid JSON (\(error.description)); expected an object like {\"USD\":1.5}")
             return nil
@@ -111,7 +126,12 @@ public struct ParameterReader {
 
     /// Strict decimal integer: optional minus sign, digits, fits in 64 bits.
     public static func parseInteger(_ text: String) -> Int64? {
-        var utf8 = text.utf8.makeIterator()
+        var text = text
+        return text.withUTF8 { parseInteger($0) }
+    }
+
+    public static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var utf8 = text.makeIterator()
         guard let first = utf8.next() else { return nil }
         let negative = first == UInt8(ascii: "-")
         var value: Int64 = 0

@@ -1,57 +1,108 @@
-/// Parameter lookup by name. Repeated keys keep the last value (SPEC 1); an empty value counts as
-/// absent, because clients send `key=` for values they do not have (NSURLQueryItem with nil).
+/// A request's parameters, decoded once: every name and value back to back in one byte buffer, in
+/// arrival order (repeats kept, for the journal), and each known name (`SKANParameter`) sorted into
+/// its slot as it arrives, so that the thirty lookups of a request are array reads. Repeated names
+/// keep the last value (SPEC 1); an empty value counts as absent, because clients send `key=` for
+/// values they do not have (NSURLQueryItem with nil).
 ///
-/// About thirty lookups happen per request, so this is a small open-addressing table with an FNV-1a
-/// hash of the name instead of a Dictionary (whose seeded SipHash dominated the profile). Requests
-/// with many parameters fall back to a Dictionary so that colliding names cannot make lookups quadratic.
+/// Why not `[(String, String)]`: some forty strings per request (names and values over 15 bytes
+/// live on the heap) and a string hash per lookup were a fifth of the server's time per request.
+///
+/// The bytes are valid UTF-8: a name or value that is not is stored repaired (U+FFFD), as a Swift
+/// `String` of it would be, so journal lines and strings made from slices never differ.
 public struct RequestParameters: Sendable {
-    private static let smallLimit = 64
+    struct Field: Sendable {
+        var nameStart: Int32
+        var valueStart: Int32
+        var valueEnd: Int32
+        var name: Range<Int> { Int(nameStart)..<Int(valueStart) }
+        var value: Range<Int> { Int(valueStart)..<Int(valueEnd) }
+    }
 
-    private var names: [String] = []
-    private var values: [String] = []
-    private var hashes: [UInt32] = []
-    /// Index into names/values of the last occurrence of each name; -1 for an empty slot.
-    private var table: [Int32] = []
-    private var large: [String: String]?
+    private(set) var bytes: [UInt8] = []
+    private(set) var fields: [Field] = []
+    /// Per `SKANParameter`, the index in `fields` of its last occurrence; -1 when absent.
+    private var slots: [Int16] = Array(repeating: -1, count: SKANParameter.allCases.count)
+    /// Names that are not `SKANParameter`s, hashed, only to count distinct names; made when needed.
+    private var others = NameSet()
     /// How many different names were sent.
     public private(set) var distinctNames = 0
 
+    /// More fields than this are journaled and counted, but not found by lookups (slot indices are Int16).
+    static let maximumFields = Int(Int16.max)
+
+    public init(reservingBytes capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// From decoded pairs (tests, tools and the simulator build requests this way).
     public init(_ pairs: [(name: String, value: String)]) {
-        if pairs.count > RequestParameters.smallLimit {
-            var dictionary: [String: String] = Dictionary(minimumCapacity: pairs.count)
-            for pair in pairs { dictionary[pair.name] = pair.value }
-            large = dictionary
-            distinctNames = dictionary.count
+        var capacity = 0
+        for pair in pairs { capacity += pair.name.utf8.count + pair.value.utf8.count }
+        self.init(reservingBytes: capacity)
+        for pair in pairs { append(name: pair.name, value: pair.value) }
+    }
+
+    public mutating func append(name: String, value: String) {
+        var name = name
+        var value = value
+        name.withUTF8 { n in value.withUTF8 { v in append(name: n, value: v) } }
+    }
+
+    /// Adds one decoded field; the bytes are copied.
+    public mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        let nameStart = bytes.count
+        Self.appendValidUTF8(name, to: &bytes)
+        let valueStart = bytes.count
+        Self.appendValidUTF8(value, to: &bytes)
+        let index = fields.count
+        fields.append(Field(nameStart: Int32(truncatingIfNeeded: nameStart), valueStart: Int32(truncatingIfNeeded: valueStart),
+                            valueEnd: Int32(truncatingIfNeeded: bytes.count)))
+        // Known names are ASCII, so a name that needed repair is never one of them.
+        if let known = KnownNames.table.lookup(name) {
+            if slots[known.rawValue] < 0 { distinctNames += 1 }
+            if index <= Self.maximumFields { slots[known.rawValue] = Int16(index) }
             return
         }
-        var size = 16
-        while size < pairs.count * 2 { size *= 2 }
-        table = Array(repeating: -1, count: size)
-        names.reserveCapacity(pairs.count)
-        values.reserveCapacity(pairs.count)
-        hashes.reserveCapacity(pairs.count)
-        let mask = size - 1
-        for (i, pair) in pairs.enumerated() {
-            let h = RequestParameters.hash(pair.name)
-            names.append(pair.name)
-            values.append(pair.value)
-            hashes.append(h)
-            var slot = Int(h) & mask
-            while true {
-                let j = Int(table[slot])
-                if j < 0 {
-                    table[slot] = Int32(i)
-                    distinctNames += 1
-                    break
-                }
-                if hashes[j] == h && names[j] == pair.name {
-                    table[slot] = Int32(i)
-                    break
-                }
-                slot = (slot + 1) & mask
-            }
+        var set = others
+        others = NameSet()
+        let isNew = bytes.withUnsafeBufferPointer { all in
+            set.insert(UnsafeBufferPointer(rebasing: all[nameStart..<valueStart]), index: index, fields: fields, bytes: all)
         }
+        others = set
+        if isNew { distinctNames += 1 }
     }
+
+    /// How many fields were sent, repeats included.
+    public var count: Int { fields.count }
+
+    /// The decoded bytes of names and values, for sizing a buffer that holds them.
+    public var byteCount: Int { bytes.count }
+
+    // MARK: known names
+
+    /// The last value sent for `parameter`, nil when absent or empty.
+    public subscript(parameter: SKANParameter) -> String? {
+        guard let range = valueRange(parameter) else { return nil }
+        return string(range)
+    }
+
+    /// Whether `parameter` was sent with a non-empty value.
+    public func contains(_ parameter: SKANParameter) -> Bool { valueRange(parameter) != nil }
+
+    /// Runs `body` on the bytes of `parameter`'s last value; nil when absent or empty.
+    public func withValue<Result>(_ parameter: SKANParameter, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        guard let range = valueRange(parameter) else { return nil }
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    private func valueRange(_ parameter: SKANParameter) -> Range<Int>? {
+        let index = Int(slots[parameter.rawValue])
+        guard index >= 0 else { return nil }
+        let range = fields[index].value
+        return range.isEmpty ? nil : range
+    }
+
+    // MARK: any name
 
     /// The last value sent for `name`, nil when absent or empty.
     public subscript(name: String) -> String? {
@@ -61,16 +112,17 @@ public struct RequestParameters: Sendable {
 
     /// The last value sent for `name`, even when empty; nil only when absent.
     public func raw(_ name: String) -> String? {
-        if let large { return large[name] }
-        let h = RequestParameters.hash(name)
-        let mask = table.count - 1
-        var slot = Int(h) & mask
-        while true {
-            let j = Int(table[slot])
-            if j < 0 { return nil }
-            if hashes[j] == h && names[j] == name { return values[j] }
-            slot = (slot + 1) & mask
+        var name = name
+        let index: Int? = name.withUTF8 { wanted in
+            if let known = KnownNames.table.lookup(wanted) {
+                let slot = Int(slots[known.rawValue])
+                return slot >= 0 ? slot : nil
+            }
+            return bytes.withUnsafeBufferPointer { all in
+                fields.lastIndex { UnsafeBufferPointer(rebasing: all[$0.name]).elementsEqual(wanted) }
+            }
         }
+        return index.map { string(fields[$0].value) }
     }
 
     /// The first of `names` that has a non-empty value, with its name.
@@ -79,13 +131,109 @@ public struct RequestParameters: Sendable {
         return nil
     }
 
+    /// Every field as sent, in order.
+    public var pairs: [(name: String, value: String)] {
+        fields.map { (string($0.name), string($0.value)) }
+    }
+
+    func string(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// Copies `part`, repairing invalid UTF-8 the way `String(decoding:as:)` does.
+    private static func appendValidUTF8(_ part: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var ascii = true
+        for b in part where b >= 0x80 { ascii = false; break }
+        if ascii || String(validating: part, as: UTF8.self) != nil {
+            bytes.append(contentsOf: part)
+        } else {
+            bytes.append(contentsOf: String(decoding: part, as: UTF8.self).utf8)
+        }
+    }
+
     @inline(__always)
-    static func hash(_ name: String) -> UInt32 {
+    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var h: UInt32 = 2_166_136_261
-        for b in name.utf8 {
+        for b in name {
             h ^= UInt32(b)
             h &*= 16_777_619
         }
         return h
+    }
+
+    /// The known names by their bytes: open addressing over FNV-1a hashes, built once.
+    struct KnownNames: Sendable {
+        static let table = KnownNames()
+
+        private var hashes: [UInt32]
+        private var entries: [Int16]
+        private var names: [[UInt8]]
+        private let mask: Int
+
+        init() {
+            let size = 128
+            precondition(size >= 2 * SKANParameter.allCases.count)
+            hashes = Array(repeating: 0, count: size)
+            entries = Array(repeating: -1, count: size)
+            names = SKANParameter.allCases.map { Array($0.name.utf8) }
+            mask = size - 1
+            for parameter in SKANParameter.allCases {
+                let h = names[parameter.rawValue].withUnsafeBufferPointer { RequestParameters.hash($0) }
+                var slot = Int(h) & mask
+                while entries[slot] >= 0 { slot = (slot + 1) & mask }
+                hashes[slot] = h
+                entries[slot] = Int16(parameter.rawValue)
+            }
+        }
+
+        func lookup(_ name: UnsafeBufferPointer<UInt8>) -> SKANParameter? {
+            guard name.count <= 40 else { return nil }
+            let h = RequestParameters.hash(name)
+            var slot = Int(h) & mask
+            while true {
+                let entry = Int(entries[slot])
+                if entry < 0 { return nil }
+                if hashes[slot] == h && names[entry].withUnsafeBufferPointer({ $0.elementsEqual(name) }) {
+                    return SKANParameter(rawValue: entry)
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    /// The distinct unknown names seen so far (indices of their first field), so that counting
+    /// them stays linear however many a request sends.
+    struct NameSet: Sendable {
+        private var table: [Int32] = []
+        private var count = 0
+
+        /// Adds the name of field `index`; false when an earlier field had the same name.
+        mutating func insert(_ name: UnsafeBufferPointer<UInt8>, index: Int, fields: [Field],
+                             bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if (count + 1) * 2 > table.count { grow(fields: fields, bytes: bytes) }
+            let mask = table.count - 1
+            var slot = Int(RequestParameters.hash(name)) & mask
+            while true {
+                let j = Int(table[slot])
+                if j < 0 {
+                    table[slot] = Int32(index)
+                    count += 1
+                    return true
+                }
+                if UnsafeBufferPointer(rebasing: bytes[fields[j].name]).elementsEqual(name) { return false }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        private mutating func grow(fields: [Field], bytes: UnsafeBufferPointer<UInt8>) {
+            let old = table
+            table = Array(repeating: -1, count: max(16, old.count * 2))
+            let mask = table.count - 1
+            for j in old where j >= 0 {
+                var slot = Int(RequestParameters.hash(UnsafeBufferPointer(rebasing: bytes[fields[Int(j)].name]))) & mask
+                while table[slot] >= 0 { slot = (slot + 1) & mask }
+                table[slot] = j
+            }
+        }
     }
 }

@@ -25,6 +25,16 @@ public struct Revenue: Sendable, Equatable {
 
     public var json: JSONValue { .object(amounts.map { JSONMember($0.currency, $0.json) }) }
 
+    /// `json`, written straight into the journal line.
+    func write(to w: inout JSONWriter) {
+        var members = JSONObjectWriter()
+        for a in amounts {
+            members.next(&w, a.currency)
+            w.write(a.json)
+        }
+        members.end(&w)
+    }
+
     /// True for "USD", "EUR": three upper-case ASCII letters (ISO 4217 shape).
     public static func isCurrencyCode(_ code: String) -> Bool {
         var count = 0

@@ -8,8 +8,8 @@ public struct S2SParameters: Sendable, Equatable {
     public var skan: SKAN4Parameters
 
     public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint) -> S2SParameters {
-        typealias Name = SKANParameterName
-        var required: [(String, Bool)] = [
+        typealias Name = SKANParameter
+        var required: [(SKANParameter, Bool)] = [
             (Name.apiKey, common.apiKey != nil), (Name.platform, common.platform != nil), (Name.bundleID, common.bundleID != nil),
         ]
         if endpoint.isSDIDBased {
@@ -20,8 +20,8 @@ public struct S2SParameters: Sendable, Equatable {
         if endpoint == .event || endpoint == .event2 { required.append((Name.event, common.event != nil)) }
         var missing: String?
         for (name, present) in required where !present {
-            if missing == nil { missing = name }
-            reader.add(name, .missingParameter, "missing argument: \(name)")
+            if missing == nil { missing = name.name }
+            reader.add(name, .missingParameter, "missing argument: \(name.name)")
         }
         let skan = SKAN4Parameters.parse(&reader, acceptSKAN3Names: true)
         return S2SParameters(missingArgument: missing, skan: skan)

@@ -12,10 +12,10 @@ public struct SKAN3Parameters: Sendable, Equatable {
     public var firstCall: Int64?
     public var lastCall: Int64?
 
-    public static let conversionValueName = SKANParameterName.skan3ConversionValue
-    public static let totalRevenueName = SKANParameterName.skan3TotalRevenue
-    public static let firstCallName = SKANParameterName.skan3FirstCall
-    public static let lastCallName = SKANParameterName.skan3LastCall
+    public static let conversionValueName = SKANParameter.skan3ConversionValue
+    public static let totalRevenueName = SKANParameter.skan3TotalRevenue
+    public static let firstCallName = SKANParameter.skan3FirstCall
+    public static let lastCallName = SKANParameter.skan3LastCall
 
     public static func parse(_ reader: inout ParameterReader) -> SKAN3Parameters {
         var p = SKAN3Parameters()
@@ -32,18 +32,20 @@ public struct SKAN3Parameters: Sendable, Equatable {
         p.lastCall = reader.timestamp(lastCallName)
         if let first = p.firstCall, let last = p.lastCall, last < first {
             reader.add(lastCallName, .lastCallBeforeFirstCall,
-                       "\(lastCallName) \(last) is before \(firstCallName) \(first)")
+                       "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
         }
         return p
     }
 
     /// The journal's `skan` object.
-    public var json: JSONValue {
-        var members: [JSONMember] = []
-        if let v = conversionValue { members.append(JSONMember("conversion_value", .int(v))) }
-        if let v = firstCall { members.append(JSONMember("first_call", .int(v))) }
-        if let v = lastCall { members.append(JSONMember("last_call", .int(v))) }
-        if let v = totalRevenue { members.append(JSONMember("total_revenue", v.json)) }
-        return .object(members)
+    public var json: JSONValue { JSONWriter.parsedBack { write(to: &$0) } }
+
+    func write(to w: inout JSONWriter) {
+        var members = JSONObjectWriter()
+        if let v = conversionValue { members.next(&w, "conversion_value"); w.write(v) }
+        if let v = firstCall { members.next(&w, "first_call"); w.write(v) }
+        if let v = lastCall { members.next(&w, "last_call"); w.write(v) }
+        if let v = totalRevenue { members.next(&w, "total_revenue"); v.write(to: &w) }
+        members.end(&w)
     }
 }

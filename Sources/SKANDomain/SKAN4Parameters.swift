@@ -9,12 +9,12 @@ public struct SKAN4Parameters: Sendable, Equatable {
     public var totalAdmonRevenue: Revenue?
     public var windows: [SKANWindowParameters] = Array(repeating: SKANWindowParameters(), count: 3)
 
-    public var currentFineName = SKANParameterName.currentFine
-    public var firstCallName = SKANParameterName.firstCall
-    public var lastCallName = SKANParameterName.lastCall
-    public static let prevFineName = SKANParameterName.prevFine
-    public static let totalRevenueName = SKANParameterName.totalRevenue
-    public static let totalAdmonRevenueName = SKANParameterName.totalAdmonRevenue
+    public var currentFineName = SKANParameter.currentFine
+    public var firstCallName = SKANParameter.firstCall
+    public var lastCallName = SKANParameter.lastCall
+    public static let prevFineName = SKANParameter.prevFine
+    public static let totalRevenueName = SKANParameter.totalRevenue
+    public static let totalAdmonRevenueName = SKANParameter.totalAdmonRevenue
 
     public init() {}
 
@@ -23,14 +23,14 @@ public struct SKAN4Parameters: Sendable, Equatable {
     public static func parse(_ reader: inout ParameterReader, acceptSKAN3Names: Bool = false) -> SKAN4Parameters {
         var p = SKAN4Parameters()
         if acceptSKAN3Names {
-            if reader.string(p.currentFineName) == nil, reader.string(SKANParameterName.s2sConversionValue) != nil {
-                p.currentFineName = SKANParameterName.s2sConversionValue
+            if !reader.has(p.currentFineName), reader.has(.s2sConversionValue) {
+                p.currentFineName = .s2sConversionValue
             }
-            if reader.string(p.firstCallName) == nil, reader.string(SKANParameterName.s2sFirstCall) != nil {
-                p.firstCallName = SKANParameterName.s2sFirstCall
+            if !reader.has(p.firstCallName), reader.has(.s2sFirstCall) {
+                p.firstCallName = .s2sFirstCall
             }
-            if reader.string(p.lastCallName) == nil, reader.string(SKANParameterName.s2sLastCall) != nil {
-                p.lastCallName = SKANParameterName.s2sLastCall
+            if !reader.has(p.lastCallName), reader.has(.s2sLastCall) {
+                p.lastCallName = .s2sLastCall
             }
         }
         p.currentFine = reader.fine(p.currentFineName)
@@ -54,14 +54,15 @@ public struct SKAN4Parameters: Sendable, Equatable {
     /// Findings that need more than one parameter, or the window the server computed.
     public func checkConsistency(window: SKANWindow?, reader: inout ParameterReader) {
         if let first = firstCall, let last = lastCall, last < first {
-            reader.add(lastCallName, .lastCallBeforeFirstCall, "\(lastCallName) \(last) is before \(firstCallName) \(first)")
+            reader.add(lastCallName, .lastCallBeforeFirstCall, "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
         }
         let now = floorDivide(reader.nowMilliseconds, 1000)
         for n in 0..<3 {
             let measured = SKANWindow.measurement(n)
             if let current = window, let currentIndex = current.index, n > currentIndex {
                 let elapsed = firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
-                for name in SKANWindowParameters.names(n) where reader.parameters[name] != nil {
+                for parameter in SKANWindowParameters.names(n) where reader.has(parameter) {
+                    let name = parameter.name
                     reader.add(name, .windowNotBegun,
                                "\(name) was sent but the device is still in \(current.rawValue)\(elapsed); p\(n) begins \(describeDuration(measured.bounds.start)) after the first call")
                 }
@@ -72,7 +73,7 @@ public struct SKAN4Parameters: Sendable, Equatable {
                 let offset = saturatingSubtract(lock, first)
                 let (start, end) = measured.bounds
                 if offset < start || offset >= end {
-                    let name = SKANWindowParameters.windowLockName(n)
+                    let name = SKANWindowParameters.windowLockName(n).name
                     let when = offset < 0 ? "\(describeDuration(offset)) before" : "\(describeDuration(offset)) after"
                     reader.add(name, .windowLockOutsideWindow,
                                "\(name) \(lock) is \(when) the first call, outside p\(n) (\(describeDuration(start)) to \(describeDuration(end)) after it)")
@@ -83,9 +84,11 @@ public struct SKAN4Parameters: Sendable, Equatable {
         }
     }
 
-    private func checkWithinTotal(_ part: Revenue?, _ partName: String, _ total: Revenue?, _ totalName: String,
-                                  _ reader: inout ParameterReader) {
+    private func checkWithinTotal(_ part: Revenue?, _ partParameter: SKANParameter, _ total: Revenue?,
+                                  _ totalParameter: SKANParameter, _ reader: inout ParameterReader) {
         guard let part else { return }
+        let partName = partParameter.name
+        let totalName = totalParameter.name
         for a in part.amounts {
             let t = total?.amount(in: a.currency) ?? 0
             // Clients add in Float precision; allow for its rounding before calling it an error.
@@ -98,17 +101,25 @@ public struct SKAN4Parameters: Sendable, Equatable {
     }
 
     /// The journal's `skan` object: typed values grouped by window.
-    public var json: JSONValue {
-        var members: [JSONMember] = []
-        if let v = currentFine { members.append(JSONMember("current_fine", .int(v))) }
-        if let v = prevFine { members.append(JSONMember("prev_fine", .int(v))) }
-        if let v = firstCall { members.append(JSONMember("first_call", .int(v))) }
-        if let v = lastCall { members.append(JSONMember("last_call", .int(v))) }
-        if let v = totalRevenue { members.append(JSONMember("total_revenue", v.json)) }
-        if let v = totalAdmonRevenue { members.append(JSONMember("total_admon_revenue", v.json)) }
-        var windowMembers: [JSONMember] = []
-        for n in 0..<3 { if let w = windows[n].json { windowMembers.append(JSONMember(SKANWindow.measurement(n).rawValue, w)) } }
-        if !windowMembers.isEmpty { members.append(JSONMember("windows", .object(windowMembers))) }
-        return .object(members)
+    public var json: JSONValue { JSONWriter.parsedBack { write(to: &$0) } }
+
+    func write(to w: inout JSONWriter) {
+        var members = JSONObjectWriter()
+        if let v = currentFine { members.next(&w, "current_fine"); w.write(v) }
+        if let v = prevFine { members.next(&w, "prev_fine"); w.write(v) }
+        if let v = firstCall { members.next(&w, "first_call"); w.write(v) }
+        if let v = lastCall { members.next(&w, "last_call"); w.write(v) }
+        if let v = totalRevenue { members.next(&w, "total_revenue"); v.write(to: &w) }
+        if let v = totalAdmonRevenue { members.next(&w, "total_admon_revenue"); v.write(to: &w) }
+        if windows.contains(where: { !$0.isEmpty }) {
+            members.next(&w, "windows")
+            var byWindow = JSONObjectWriter()
+            for n in 0..<3 where !windows[n].isEmpty {
+                byWindow.next(&w, SKANWindow.measurement(n).rawValue)
+                windows[n].write(to: &w)
+            }
+            byWindow.end(&w)
+        }
+        members.end(&w)
     }
 }

@@ -9,14 +9,11 @@ public struct SKANOutcome: Sendable {
     public var device: String?
     public var event: String?
     /// The SKAN metadata typed, for the journal's `skan`.
-    public var skan: JSONValue
+    public var skan: SKANMetadata
     public var window: SKANWindow?
     public var findings: [ValidationFinding]
     /// The clock reading the request was judged at (the journal's `time`).
     public var timeMilliseconds: Int64
-    /// How many different parameter names the request had (the journal groups repeats only when
-    /// this is below the parameter count).
-    public var distinctParameterNames: Int
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
@@ -24,10 +21,9 @@ public struct SKANOutcome: Sendable {
     /// the wrong type): identity read from its parameters, no SKAN fields, `findings` saying why.
     public static func refused(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: Int, body: [UInt8],
                                findings: [ValidationFinding], timeMilliseconds: Int64) -> SKANOutcome {
-        let parameters = RequestParameters(request.parameters)
-        let common = CommonParameters(parameters)
+        let common = CommonParameters(request.parameters)
         return SKANOutcome(endpoint: endpoint, status: status, body: body, device: common.device(for: endpoint),
-                           event: common.event, skan: .null, window: nil, findings: findings,
-                           timeMilliseconds: timeMilliseconds, distinctParameterNames: parameters.distinctNames)
+                           event: common.event, skan: .none, window: nil, findings: findings,
+                           timeMilliseconds: timeMilliseconds)
     }
 }

@@ -19,9 +19,12 @@ struct SingularEndpoints: Sendable {
     func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
         let started = MonotonicClock.microseconds()
         let path = String(request.path)
-        var parameters = FormURLEncoding.pairs(request.query)
+        let query = request.query
         let bodyIsForm = request.body.isEmpty || Self.isFormEncoded(request.headers["Content-Type"])
-        if !request.body.isEmpty && bodyIsForm { parameters += FormURLEncoding.pairs(request.body) }
+        let formBody = bodyIsForm ? request.body : []
+        var parameters = RequestParameters(reservingBytes: query.utf8.count + formBody.count)
+        FormURLEncoding.forEachField(query) { parameters.append(name: $0, value: $1) }
+        if !formBody.isEmpty { FormURLEncoding.forEachField(formBody) { parameters.append(name: $0, value: $1) } }
         let skanRequest = SKANRequest(method: request.method.rawValue, path: path, remote: request.remoteAddress,
                                       parameters: parameters)
 

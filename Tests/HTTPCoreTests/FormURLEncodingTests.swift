@@ -25,4 +25,20 @@ struct FormURLEncodingTests {
         let pairs = FormURLEncoding.pairs(Array("n=__SESSION__&idfv=A%2DB".utf8))
         #expect(pairs.map(\.value) == ["__SESSION__", "A-B"])
     }
+
+    @Test func fieldsComeAsDecodedBytesWithoutStrings() {
+        var fields: [(String, String)] = []
+        let query: Substring = "a=1&p%30_coarse=%7B%22x%22%7D&&b+c=d+e&flag&%FF=%E2%82%A9"[...]
+        FormURLEncoding.forEachField(query) { name, value in
+            fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        #expect(fields.map(\.0) == ["a", "p0_coarse", "b c", "flag", "\u{FFFD}"])
+        #expect(fields.map(\.1) == ["1", "{\"x\"}", "d e", "", "₩"])
+    }
+
+    @Test func aFieldThatIsAllEscapesFitsTheScratchBuffer() {
+        var lengths: [Int] = []
+        FormURLEncoding.forEachField(Array("%41%42=%43".utf8)) { name, value in lengths.append(name.count + value.count) }
+        #expect(lengths == [3])
+    }
 }

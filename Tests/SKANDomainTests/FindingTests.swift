@@ -33,8 +33,8 @@ import Testing
         #expect(o.findings[0].message == "skan_current_conversion_value \"3.0\" is not an integer")
         #expect(o.findings[1].message == "p0_coarse \"high\" is not an integer")
         // A value that does not parse stays out of the typed `skan` object.
-        #expect(o.skan["current_fine"] == nil)
-        #expect(o.skan["windows"] == nil)
+        #expect(o.skan.json["current_fine"] == nil)
+        #expect(o.skan.json["windows"] == nil)
     }
 
     @Test func fineValueOutOfRange() {
@@ -43,7 +43,7 @@ import Testing
         #expect(o.findings.map(\.param) == ["skan_current_conversion_value", "prev_fine_value"])
         #expect(o.findings.allSatisfy { $0.code == .fineValueOutOfRange })
         #expect(o.findings[0].message == "skan_current_conversion_value 64 is outside 0...63, the range of a fine conversion value")
-        #expect(o.skan["current_fine"] == 64)
+        #expect(o.skan.json["current_fine"] == 64)
     }
 
     @Test func coarseValueOutOfRange() {
@@ -60,7 +60,7 @@ import Testing
         #expect(o.findings.map(\.code) == [.invalidRevenueJSON, .invalidRevenueJSON])
         #expect(o.findings[0].message.hasPrefix("skan_total_revenue_by_currency is not valid JSON (invalid JSON at byte 1"))
         #expect(o.findings[1].message.hasPrefix("skan_total_admon_revenue_by_currency is a JSON array; expected an object"))
-        #expect(o.skan["total_revenue"] == nil)
+        #expect(o.skan.json["total_revenue"] == nil)
     }
 
     @Test func invalidCurrencyCode() {
@@ -69,7 +69,7 @@ import Testing
         #expect(o.findings.map(\.code) == [.invalidCurrencyCode, .invalidCurrencyCode])
         #expect(o.findings[0].message == #"skan_total_revenue_by_currency key "usd" is not a 3-letter upper-case currency code (ISO 4217, like USD)"#)
         // The well-formed entry is kept.
-        #expect(o.skan["total_revenue"] == ["GBP": 3])
+        #expect(o.skan.json["total_revenue"] == ["GBP": 3])
     }
 
     @Test func invalidRevenueAmount() {

@@ -8,7 +8,7 @@ import Testing
         "skan_current_conversion_value", "prev_fine_value", "skan_first_call_to_skadnetwork_timestamp",
         "skan_last_call_to_skadnetwork_timestamp", "skan_conversion_value", "skan_first_call_timestamp",
         "skan_last_call_timestamp",
-    ] + (0..<3).flatMap { SKANWindowParameters.names($0) }
+    ] + (0..<3).flatMap { SKANWindowParameters.names($0).map(\.name) }
 
     @Test(arguments: ["9223372036854775807", "-9223372036854775808", "9223372036854775808", "-1", "0", "1e3", "{}", "{\"USD\":1e308}"])
     func extremeValuesDoNotTrap(_ value: String) throws {

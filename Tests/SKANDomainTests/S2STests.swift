@@ -39,7 +39,7 @@ import Testing
                                             ("skan_first_call_timestamp", String(T0)), ("skan_last_call_timestamp", String(T0 + 10))])
         #expect(o.bodyText == #"{"status":"ok","conversion_value":6}"#)
         #expect(o.window == .p0)
-        #expect(o.skan == ["current_fine": 2, "first_call": .int(T0), "last_call": .int(T0 + 10)])
+        #expect(o.skan.json == ["current_fine": 2, "first_call": .int(T0), "last_call": .int(T0 + 10)])
         #expect(o.findings == [])
         let bad = s2s(service, .event, base + [("n", "x"), ("skan_conversion_value", "70")])
         #expect(bad.findings.map(\.param) == ["skan_conversion_value"])
@@ -153,31 +153,5 @@ import Testing
         DeviceState.count("e0", in: &counts)
         #expect(counts.count == DeviceState.maximumDistinctEvents)
         #expect(counts["e0"] == 2)
-    }
-}
-
-@Suite struct RequestParametersTests {
-    @Test func lastValueWinsAndEmptyCountsAsAbsent() {
-        let p = RequestParameters([("n", "a"), ("x", "1"), ("n", "b"), ("e", "")].map { (name: $0.0, value: $0.1) })
-        #expect(p["n"] == "b")
-        #expect(p["x"] == "1")
-        #expect(p["e"] == nil)
-        #expect(p.raw("e") == "")
-        #expect(p["missing"] == nil)
-        #expect(p.distinctNames == 3)
-        #expect(p.first(of: "e", "x", "n")?.name == "x")
-    }
-
-    @Test func manyParametersUseTheFallback() {
-        let pairs = (0..<200).map { (name: "k\($0 % 150)", value: "v\($0)") }
-        let p = RequestParameters(pairs)
-        #expect(p.distinctNames == 150)
-        #expect(p["k0"] == "v150")
-        #expect(p["k149"] == "v149")
-        #expect(p["k150"] == nil)
-        let small = RequestParameters((0..<60).map { (name: "k\($0 % 40)", value: "v\($0)") })
-        #expect(small.distinctNames == 40)
-        #expect(small["k0"] == "v40")
-        #expect(small["k39"] == "v39")
     }
 }

@@ -62,7 +62,7 @@ import Testing
         let (service, _) = makeService()
         let params = skan3Params(value: "1").map { $0.0 == "total_revenue_by_currency" ? ($0.0, #"{"KRW":15530,"USD":1.5}"#) : $0 }
         let o = service.skan3(params)
-        #expect(o.skan == ["conversion_value": 1, "first_call": .int(T0), "last_call": .int(T0),
+        #expect(o.skan.json == ["conversion_value": 1, "first_call": .int(T0), "last_call": .int(T0),
                            "total_revenue": ["KRW": 15530, "USD": 1.5]])
         #expect(o.window == nil)
         #expect(o.device == "IDFV-1")

@@ -1,0 +1,19 @@
+/// The SKAN metadata a request carried, typed: what the journal's `skan` member shows. Kept as the
+/// parsed parameters and written straight into the journal line (no JSON tree per request).
+public enum SKANMetadata: Sendable, Equatable {
+    /// A request the service never judged (a wrong path, a refused method): `null`.
+    case none
+    case skan3(SKAN3Parameters)
+    case skan4(SKAN4Parameters)
+
+    /// The journal's `skan` value.
+    public var json: JSONValue { JSONWriter.parsedBack { write(to: &$0) } }
+
+    func write(to w: inout JSONWriter) {
+        switch self {
+        case .none: w.raw("null")
+        case .skan3(let p): p.write(to: &w)
+        case .skan4(let p): p.write(to: &w)
+        }
+    }
+}
