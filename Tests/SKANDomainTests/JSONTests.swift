@@ -109,6 +109,24 @@ import Testing
         #expect(text(.string("/")) == #""/""#)
     }
 
+    /// Strings are scanned eight bytes at a time: an escape at every position of a long string,
+    /// and every byte value, must come out as the byte-by-byte rules say.
+    @Test func escapesAtEveryPositionOfLongStrings() throws {
+        for special in ["\"", "\\", "\n", "\u{1F}", "\u{0}", "\u{7F}", "é"] {
+            for position in 0..<20 {
+                let plain = String(repeating: "a", count: 20)
+                var chars = Array(plain)
+                chars.insert(Character(special), at: position)
+                let string = String(chars)
+                let written = text(.string(string))
+                #expect(try JSONParser.parse(written) == .string(string), "\(written)")
+                #expect(written.utf8.count == string.utf8.count + 2 + (special == "\u{1F}" || special == "\u{0}" ? 5 : special == "\u{7F}" || special == "é" ? 0 : 1))
+            }
+        }
+        let allBytes = String(decoding: (0..<128).map { UInt8($0) } + Array("xyz€".utf8), as: UTF8.self)
+        #expect(try JSONParser.parse(text(.string(allBytes))) == .string(allBytes))
+    }
+
     @Test func writesContainersInOrder() {
         let v: JSONValue = ["z": 1, "a": [true, nil, "x"], "m": [:]]
         #expect(text(v) == #"{"z":1,"a":[true,null,"x"],"m":{}}"#)
