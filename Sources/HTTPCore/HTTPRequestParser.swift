@@ -139,16 +139,16 @@ public struct HTTPRequestParser: Sendable {
         let requestLineWasComplete = requestLineEnd != nil
         var index = scanIndex
         let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in
-            while index < end {
-                if bytes[index] == ASCII.lf {
-                    if index == start || bytes[index - 1] != ASCII.cr { return -1 }
-                    if requestLineEnd == nil { requestLineEnd = index - 1 }
-                    if index - 3 >= start, bytes[index - 2] == ASCII.lf, bytes[index - 3] == ASCII.cr {
-                        return index + 1
-                    }
+            while let lf = ByteScan.firstIndex(of: ASCII.lf, in: bytes, from: index, to: end) {
+                index = lf
+                if index == start || bytes[index - 1] != ASCII.cr { return -1 }
+                if requestLineEnd == nil { requestLineEnd = index - 1 }
+                if index - 3 >= start, bytes[index - 2] == ASCII.lf, bytes[index - 3] == ASCII.cr {
+                    return index + 1
                 }
                 index += 1
             }
+            index = end
             return nil
         }
         if found == -1 { throw .malformed("line ends in a bare LF; HTTP/1.1 requires CRLF") }
@@ -200,8 +200,18 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
-        guard let firstSpace = buffer[range].firstIndex(of: ASCII.space),
-              let secondSpace = buffer[(firstSpace + 1)..<range.upperBound].firstIndex(of: ASCII.space)
+        // The target is the long part: its bytes are checked on the way to the second space.
+        let spaces: (first: Int, second: Int, targetIsValid: Bool)? = buffer.withUnsafeBufferPointer { bytes in
+            guard let first = ByteScan.firstIndex(of: ASCII.space, in: bytes, from: range.lowerBound, to: range.upperBound)
+            else { return nil }
+            let run = ByteScan.targetRun(in: bytes, from: first + 1, to: range.upperBound)
+            let stop = first + 1 + run
+            if stop < range.upperBound && bytes[stop] == ASCII.space { return (first, stop, true) }
+            guard let second = ByteScan.firstIndex(of: ASCII.space, in: bytes, from: stop, to: range.upperBound)
+            else { return nil }
+            return (first, second, false)
+        }
+        guard let (firstSpace, secondSpace, targetIsValid) = spaces
         else { throw .malformed("request line is not 'METHOD target HTTP/1.1'") }
 
         let methodBytes = buffer[range.lowerBound..<firstSpace]
@@ -209,7 +219,7 @@ public struct HTTPRequestParser: Sendable {
             throw .malformed("invalid method")
         }
         let targetBytes = buffer[(firstSpace + 1)..<secondSpace]
-        guard !targetBytes.isEmpty, targetBytes.allSatisfy(ASCII.isTargetByte) else {
+        guard !targetBytes.isEmpty, targetIsValid else {
             throw .malformed("invalid request target")
         }
         let version = try parseVersion(buffer[(secondSpace + 1)..<range.upperBound])

@@ -51,7 +51,12 @@ public struct JSONWriter {
 
     /// Appends literal ASCII text as is (punctuation, keys known to need no escaping).
     public mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        // Punctuation is most of the calls; one byte goes in without the sequence machinery.
+        if text.utf8CodeUnitCount == 1 {
+            bytes.append(text.utf8Start.pointee)
+        } else {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
     }
 
     /// Appends bytes that are already JSON text (a pre-serialised journal entry, for instance).

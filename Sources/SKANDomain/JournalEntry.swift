@@ -110,7 +110,7 @@ public final class JournalEntry: Sendable {
                 w.raw("}")
                 return
             }
-            func sameName(_ i: Int, _ j: Int) -> Bool { text(fields[i].name).elementsEqual(text(fields[j].name)) }
+            func sameName(_ i: Int, _ j: Int) -> Bool { RequestParameters.same(text(fields[i].name), text(fields[j].name)) }
             var first = true
             for i in fields.indices {
                 var seenBefore = false

@@ -119,7 +119,7 @@ public struct RequestParameters: Sendable {
                 return slot >= 0 ? slot : nil
             }
             return bytes.withUnsafeBufferPointer { all in
-                fields.lastIndex { UnsafeBufferPointer(rebasing: all[$0.name]).elementsEqual(wanted) }
+                fields.lastIndex { RequestParameters.same(UnsafeBufferPointer(rebasing: all[$0.name]), wanted) }
             }
         }
         return index.map { string(fields[$0].value) }
@@ -167,7 +167,9 @@ public struct RequestParameters: Sendable {
 
         private var hashes: [UInt32]
         private var entries: [Int16]
-        private var names: [[UInt8]]
+        /// Every name's bytes back to back; `starts[raw value]..<starts[raw value + 1]` is one.
+        private var names: [UInt8]
+        private var starts: [Int]
         private let mask: Int
 
         /// Length and the first and last eight bytes: enough to tell the known names apart, and a
@@ -196,10 +198,16 @@ public struct RequestParameters: Sendable {
             precondition(size >= 2 * SKANParameter.allCases.count)
             hashes = Array(repeating: 0, count: size)
             entries = Array(repeating: -1, count: size)
-            names = SKANParameter.allCases.map { Array($0.name.utf8) }
+            names = []
+            starts = [0]
+            for parameter in SKANParameter.allCases {
+                names += parameter.name.utf8
+                starts.append(names.count)
+            }
             mask = size - 1
             for parameter in SKANParameter.allCases {
-                let h = names[parameter.rawValue].withUnsafeBufferPointer { KnownNames.hash($0) }
+                let range = starts[parameter.rawValue]..<starts[parameter.rawValue + 1]
+                let h = names.withUnsafeBufferPointer { KnownNames.hash(UnsafeBufferPointer(rebasing: $0[range])) }
                 var slot = Int(h) & mask
                 while entries[slot] >= 0 { slot = (slot + 1) & mask }
                 hashes[slot] = h
@@ -214,12 +222,34 @@ public struct RequestParameters: Sendable {
             while true {
                 let entry = Int(entries[slot])
                 if entry < 0 { return nil }
-                if hashes[slot] == h && names[entry].withUnsafeBufferPointer({ $0.elementsEqual(name) }) {
+                if hashes[slot] == h && names.withUnsafeBufferPointer({
+                    RequestParameters.same(UnsafeBufferPointer(rebasing: $0[starts[entry]..<starts[entry + 1]]), name)
+                }) {
                     return SKANParameter(rawValue: entry)
                 }
                 slot = (slot + 1) & mask
             }
         }
+    }
+
+    /// Byte equality, eight at a time.
+    @inline(__always)
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.count
+        guard n == b.count else { return false }
+        guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        let ra = UnsafeRawPointer(pa)
+        let rb = UnsafeRawPointer(pb)
+        var i = 0
+        while i + 8 <= n {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < n {
+            if pa[i] != pb[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The distinct unknown names seen so far (indices of their first field), so that counting
@@ -241,7 +271,7 @@ public struct RequestParameters: Sendable {
                     count += 1
                     return true
                 }
-                if UnsafeBufferPointer(rebasing: bytes[fields[j].name]).elementsEqual(name) { return false }
+                if RequestParameters.same(UnsafeBufferPointer(rebasing: bytes[fields[j].name]), name) { return false }
                 slot = (slot + 1) & mask
             }
         }

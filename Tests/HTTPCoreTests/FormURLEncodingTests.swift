@@ -41,4 +41,31 @@ struct FormURLEncodingTests {
         FormURLEncoding.forEachField(Array("%41%42=%43".utf8)) { name, value in lengths.append(name.count + value.count) }
         #expect(lengths == [3])
     }
+
+    /// The field loop skips plain bytes eight at a time: it must split exactly as a byte loop does,
+    /// wherever the separators fall.
+    @Test func splitsLikeAByteLoopWhereverSeparatorsFall() {
+        let alphabet = Array("ab&=%+2F0".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let length = Int.random(in: 0..<48, using: &generator)
+            let text = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            var fields: [[UInt8]] = []
+            FormURLEncoding.forEachField(text) { name, value in
+                // Compared as strings: the reference below decodes through String (repairing UTF-8).
+                fields.append(Array(String(decoding: name, as: UTF8.self).utf8) + [0] + Array(String(decoding: value, as: UTF8.self).utf8))
+            }
+            #expect(fields == Self.naiveFields(text), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
+    static func naiveFields(_ text: [UInt8]) -> [[UInt8]] {
+        text.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { piece in
+            let equals = piece.firstIndex(of: UInt8(ascii: "="))
+            let name = equals.map { piece[piece.startIndex..<$0] } ?? piece[...]
+            let value = equals.map { piece[($0 + 1)...] } ?? []
+            return Array(FormURLEncoding.percentDecode(String(decoding: name, as: UTF8.self)).utf8) + [0]
+                + Array(FormURLEncoding.percentDecode(String(decoding: value, as: UTF8.self)).utf8)
+        }
+    }
 }
