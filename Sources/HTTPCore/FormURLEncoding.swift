@@ -53,6 +53,7 @@ public enum FormURLEncoding {
         utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
     ) {
         // Decoding never lengthens: one scratch buffer the size of the input holds any field.
+        let special = Self.special
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, utf8.count)) { scratch in
             var start = 0
             let end = utf8.count
@@ -62,7 +63,7 @@ public enum FormURLEncoding {
                 var escaped = false
                 while stop < end {
                     // Eight plain bytes at a time (letters, digits, `_`, `-`, `.`: most of a query).
-                    if stop + 8 <= end, !ByteScan.hasAny(of: Self.special, in: utf8, at: stop) {
+                    if stop + 8 <= end, !ByteScan.hasAny(of: special, in: utf8, at: stop) {
                         stop += 8
                         continue
                     }

@@ -13,8 +13,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response: the body is sent as given, with `Content-Type: application/json`.
     public static func json(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+        HTTPResponse(status: status, headers: jsonHeaders, body: body)
     }
+
+    /// Shared by every JSON answer (copy-on-write: nothing is allocated per response).
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     public static func json(_ body: String, status: HTTPStatus = .ok) -> HTTPResponse {
         json(Array(body.utf8), status: status)
@@ -25,7 +28,9 @@ public struct HTTPResponse: Sendable {
     func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
         appendStatusAndFields(to: &buffer)
         if status.code >= 200 && status.code != 204 && status.code != 304 {
-            buffer.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+            buffer.append(contentsOf: "Content-Length: ".utf8)
+            Self.appendDecimal(body.count, to: &buffer)
+            buffer.append(contentsOf: "\r\n".utf8)
         }
         if closeConnection { buffer.append(contentsOf: "Connection: close\r\n".utf8) }
         buffer.append(contentsOf: "\r\n".utf8)
@@ -40,13 +45,30 @@ public struct HTTPResponse: Sendable {
 
     /// The status line and the handler's fields; the framing fields are the connection's to write.
     private func appendStatusAndFields(to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        // Written piece by piece: string interpolation would allocate on every response.
+        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status.code, to: &buffer)
+        buffer.append(ASCII.space)
+        buffer.append(contentsOf: status.reason.utf8)
+        buffer.append(contentsOf: "\r\n".utf8)
         for field in headers
         where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
             buffer.append(contentsOf: field.name.utf8)
             buffer.append(contentsOf: ": ".utf8)
             buffer.append(contentsOf: field.value.utf8)
             buffer.append(contentsOf: "\r\n".utf8)
+        }
+    }
+
+    /// A non-negative integer in decimal.
+    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = max(0, value)
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 }

@@ -111,6 +111,40 @@ public struct JSONWriter {
         string.withUTF8 { write(utf8: $0) }
     }
 
+    /// `"name":"value"` for two strings already in UTF-8; when neither needs an escape (a query
+    /// parameter, nearly always) in five appends instead of a dozen.
+    public mutating func writeMember(utf8 name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        guard JSONWriter.isPlain(name) && JSONWriter.isPlain(value) else {
+            write(utf8: name)
+            bytes.append(UInt8(ascii: ":"))
+            write(utf8: value)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name)
+        raw("\":\"")
+        bytes.append(contentsOf: value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `utf8` can go into a JSON string as it is.
+    static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if let base = utf8.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= utf8.count {
+                if needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+                i += 8
+            }
+        }
+        while i < utf8.count {
+            let b = utf8[i]
+            if b < 0x20 || b == 0x22 || b == 0x5C { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
     public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
@@ -164,7 +198,12 @@ public struct JSONWriter {
     /// A JSON string holding `text`, given as bytes that may not be valid UTF-8 (a response body
     /// damaged on purpose by fault injection): invalid sequences become U+FFFD.
     public mutating func writeString(bytes text: [UInt8]) {
-        write(String(decoding: text, as: UTF8.self))
+        text.withUnsafeBufferPointer { bytes in
+            // Answers are ASCII JSON: no String to make unless there is something to repair.
+            var ascii = true
+            for b in bytes where b >= 0x80 { ascii = false; break }
+            if ascii { write(utf8: bytes) } else { write(String(decoding: bytes, as: UTF8.self)) }
+        }
     }
 }
 

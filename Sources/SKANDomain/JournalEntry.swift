@@ -103,9 +103,7 @@ public final class JournalEntry: Sendable {
                 // No name repeats (the usual case): no need to group.
                 for (n, field) in fields.enumerated() {
                     if n > 0 { w.raw(",") }
-                    w.write(utf8: text(field.name))
-                    w.raw(":")
-                    w.write(utf8: text(field.value))
+                    w.writeMember(utf8: text(field.name), text(field.value))
                 }
                 w.raw("}")
                 return

@@ -32,6 +32,8 @@ public struct RequestParameters: Sendable {
 
     public init(reservingBytes capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
+        // A SKAN query has a field per 50 bytes or so; room for them all up front.
+        fields.reserveCapacity(capacity / 16)
     }
 
     /// From decoded pairs (tests, tools and the simulator build requests this way).

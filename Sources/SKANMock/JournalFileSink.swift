@@ -6,9 +6,10 @@ import SystemPOSIX
 /// Writes journal lines to a file or standard output in batches (group commit), without making
 /// requests wait for the disk or wake a thread each.
 ///
-/// `write(line:)` appends to a buffer under a short lock (the journal calls it in id order). The
-/// first line of a batch arms a one-shot timer on the writer queue; when it fires, `batchWindow`
-/// later, the writer takes the whole buffer and writes it with plain `write(2)` calls, so lines are
+/// `write(line:)` keeps a reference to the line under a short lock (the journal calls it in id
+/// order, under its own lock, so nothing is copied there). The first line of a batch arms a
+/// one-shot timer on the writer queue; when it fires, `batchWindow` later, the writer takes the
+/// lines, joins them in its own buffer and writes that with plain `write(2)` calls, so lines are
 /// never interleaved or split. Under load that is one write and one wake-up per batch instead of
 /// per request; when idle, a line reaches the file within the window (`tail -f` sees it at once,
 /// to the eye). `flush()` writes what is pending right away: a wait that reports a line, and a
@@ -23,14 +24,17 @@ public final class JournalFileSink: JournalSink {
     private let pending = Mutex(Pending())
 
     private struct Pending {
-        var bytes: [UInt8] = []
+        var lines: [[UInt8]] = []
         var armed = false
-        /// The buffer written last time, emptied: the next batch fills it, so under load two
-        /// buffers take turns instead of a new one growing (and fragmenting the heap) per batch.
-        var spare: [UInt8] = []
+        /// The list taken last time, emptied: the next batch fills it, so under load two lists
+        /// take turns instead of a new one growing per batch.
+        var spare: [[UInt8]] = []
     }
 
-    /// A spare buffer bigger than this is let go after its batch (a burst should not stay resident).
+    /// The writer's buffer; `nonisolated(unsafe)` because only `queue` touches it.
+    private nonisolated(unsafe) var joined: [UInt8] = []
+
+    /// A buffer bigger than this is let go after its batch (a burst should not stay resident).
     private static let spareLimit = 4 << 20
 
     public struct OpenFailure: Error, CustomStringConvertible {
@@ -60,7 +64,7 @@ public final class JournalFileSink: JournalSink {
 
     public func write(line: [UInt8]) {
         let arm = pending.withLock { pending -> Bool in
-            pending.bytes.append(contentsOf: line)
+            pending.lines.append(line)
             defer { pending.armed = true }
             return !pending.armed
         }
@@ -74,19 +78,22 @@ public final class JournalFileSink: JournalSink {
 
     /// On the writer queue: the whole buffer, in as few writes as the kernel takes.
     private func drain() {
-        var batch = pending.withLock { pending -> [UInt8] in
+        var batch = pending.withLock { pending -> [[UInt8]] in
             pending.armed = false
             var taken = pending.spare
             pending.spare = []
-            swap(&taken, &pending.bytes)
+            swap(&taken, &pending.lines)
             return taken
         }
         guard !batch.isEmpty else { return }
-        if let failure = StandardStreams.writeAll(batch, to: fd) {
+        joined.removeAll(keepingCapacity: true)
+        for line in batch { joined.append(contentsOf: line) }
+        if let failure = StandardStreams.writeAll(joined, to: fd) {
             // The disk is full or the pipe is gone: say so once per batch, keep serving.
             StandardStreams.error("skan-mock: journal write failed: \(failure.reason)")
         }
-        batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLimit)
+        if joined.capacity > Self.spareLimit { joined = [] }
+        batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLimit / 1024)
         pending.withLock { $0.spare = batch }
     }
 }

@@ -109,6 +109,17 @@ import Testing
         #expect(text(.string("/")) == #""/""#)
     }
 
+    @Test func writesMembersPlainOrEscaped() {
+        for (name, value, expected) in [("a", "1", #""a":"1""#), ("long_parameter_name", "6D5C2A9E-0F4B", #""long_parameter_name":"6D5C2A9E-0F4B""#),
+                                        ("q\"", "x", #""q\"":"x""#), ("n", "line\nbreak", #""n":"line\nbreak""#), ("", "", #""":"""#)] {
+            var w = JSONWriter()
+            var n = name
+            var v = value
+            n.withUTF8 { nb in v.withUTF8 { vb in w.writeMember(utf8: nb, vb) } }
+            #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
+        }
+    }
+
     /// Strings are scanned eight bytes at a time: an escape at every position of a long string,
     /// and every byte value, must come out as the byte-by-byte rules say.
     @Test func escapesAtEveryPositionOfLongStrings() throws {
