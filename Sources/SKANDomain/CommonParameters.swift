@@ -1,34 +1,35 @@
 /// The identity parameters every endpoint shares. Aliases are resolved here, once: `v` or `ve` for
 /// the OS version, and the device key `idfv`, else `sing`, else `idfa` (empty values count as absent).
-public struct CommonParameters: Sendable, Equatable {
-    public var apiKey: String?
-    public var bundleID: String?
-    public var appVersion: String?
-    public var platform: String?
-    public var osVersion: String?
-    public var event: String?
-    public var idfv: String?
-    public var sing: String?
-    public var idfa: String?
-    /// The Singular Device ID of the v2 S2S endpoints.
-    public var sdid: String?
+///
+/// Only the device key and the event are made into strings up front (every request needs them);
+/// the rest are read from the parameters when asked for, which on the hot path is "is it there?".
+public struct CommonParameters: Sendable {
+    private let parameters: RequestParameters
+    /// The event name (`n`).
+    public let event: String?
+    /// The key per-device state is kept under: `idfv`, else `sing`, else `idfa`, else `sdid`.
+    public let device: String?
 
     public init(_ parameters: RequestParameters) {
-        typealias Name = SKANParameter
-        apiKey = parameters[Name.apiKey]
-        bundleID = parameters[Name.bundleID]
-        appVersion = parameters[Name.appVersion]
-        platform = parameters[Name.platform]
-        osVersion = parameters[Name.osVersion] ?? parameters[Name.osVersionAlias]
-        event = parameters[Name.event]
-        idfv = parameters[Name.idfv]
-        sing = parameters[Name.sing]
-        idfa = parameters[Name.idfa]
-        sdid = parameters[Name.sdid]
+        self.parameters = parameters
+        event = parameters[SKANParameter.event]
+        device = parameters[SKANParameter.idfv] ?? parameters[SKANParameter.sing] ?? parameters[SKANParameter.idfa]
+            ?? parameters[SKANParameter.sdid]
     }
 
-    /// The key per-device state is kept under: `idfv`, else `sing`, else `idfa`, else `sdid`.
-    public var device: String? { idfv ?? sing ?? idfa ?? sdid }
+    public var apiKey: String? { parameters[SKANParameter.apiKey] }
+    public var bundleID: String? { parameters[SKANParameter.bundleID] }
+    public var appVersion: String? { parameters[SKANParameter.appVersion] }
+    public var platform: String? { parameters[SKANParameter.platform] }
+    public var osVersion: String? { parameters[SKANParameter.osVersion] ?? parameters[SKANParameter.osVersionAlias] }
+    public var idfv: String? { parameters[SKANParameter.idfv] }
+    public var sing: String? { parameters[SKANParameter.sing] }
+    public var idfa: String? { parameters[SKANParameter.idfa] }
+    /// The Singular Device ID of the v2 S2S endpoints.
+    public var sdid: String? { parameters[SKANParameter.sdid] }
+
+    /// Whether `parameter` was sent with a value, without making a string of it.
+    public func has(_ parameter: SKANParameter) -> Bool { parameters.contains(parameter) }
 
     /// The device key of a request to `endpoint`: the v2 S2S endpoints identify it by `sdid`.
     public func device(for endpoint: SKANEndpoint) -> String? {

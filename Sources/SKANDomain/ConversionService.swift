@@ -126,7 +126,7 @@ public final class ConversionService: Sendable {
     }
 
     private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
-        if common.apiKey == nil {
+        if !common.has(.apiKey) {
             reader.add(.apiKey, .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
         }
         if common.event == nil {

@@ -84,6 +84,11 @@ public struct ParameterReader {
     /// A revenue JSON object; findings for bad JSON, bad currency codes and bad amounts. Well-formed
     /// entries are kept even when others are not.
     public mutating func revenue(_ parameter: SKANParameter) -> Revenue? {
+        switch parameters.withValue(parameter, Revenue.parseCompact) {
+        case .none: return nil  // absent
+        case .some(let compact?): return compact
+        case .some(nil): break  // anything else: the JSON parser reads it and says what is wrong
+        }
         guard let parsed = parameters.withValue(parameter, { bytes in
             Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
         }) else { return nil }

@@ -35,6 +35,56 @@ public struct Revenue: Sendable, Equatable {
         members.end(&w)
     }
 
+    /// The shape every client sends, `{"USD":4.99}` or `{"USD":1,"EUR":0.5}` (no spaces, currency
+    /// codes, non-negative numbers), read without building a JSON tree; nil for anything else,
+    /// which the JSON parser then reads (and explains). Gives exactly what the parser would.
+    static func parseCompact(_ text: UnsafeBufferPointer<UInt8>) -> Revenue? {
+        let n = text.count
+        guard n >= 9, text[0] == UInt8(ascii: "{"), text[n - 1] == UInt8(ascii: "}") else { return nil }
+        var amounts: [Amount] = []
+        var i = 1
+        while true {
+            // "XYZ":
+            guard i + 6 <= n, text[i] == UInt8(ascii: "\""), text[i + 4] == UInt8(ascii: "\""), text[i + 5] == UInt8(ascii: ":")
+            else { return nil }
+            for k in 1...3 where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(text[i + k]) { return nil }
+            let currency = String(decoding: UnsafeBufferPointer(rebasing: text[(i + 1)..<(i + 4)]), as: UTF8.self)
+            i += 6
+            // A JSON number without a sign: int, or with a fraction and/or exponent.
+            let start = i
+            func digits() -> Int {
+                let from = i
+                while i < n, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
+                return i - from
+            }
+            let whole = digits()
+            guard whole > 0, whole == 1 || text[start] != UInt8(ascii: "0") else { return nil }
+            var isInteger = true
+            if i < n, text[i] == UInt8(ascii: ".") {
+                isInteger = false
+                i += 1
+                guard digits() > 0 else { return nil }
+            }
+            if i < n, text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E") {
+                isInteger = false
+                i += 1
+                if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
+                guard digits() > 0 else { return nil }
+            }
+            let number = UnsafeBufferPointer(rebasing: text[start..<i])
+            if isInteger, let value = ParameterReader.parseInteger(number) {
+                amounts.append(Amount(currency: currency, amount: Double(value), json: .int(value)))
+            } else {
+                guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else { return nil }
+                amounts.append(Amount(currency: currency, amount: value, json: .double(value)))
+            }
+            guard i < n else { return nil }
+            if text[i] == UInt8(ascii: "}") { return i == n - 1 ? Revenue(amounts: amounts) : nil }
+            guard text[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+        }
+    }
+
     /// True for "USD", "EUR": three upper-case ASCII letters (ISO 4217 shape).
     public static func isCurrencyCode(_ code: String) -> Bool {
         var count = 0

@@ -10,12 +10,12 @@ public struct S2SParameters: Sendable, Equatable {
     public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint) -> S2SParameters {
         typealias Name = SKANParameter
         var required: [(SKANParameter, Bool)] = [
-            (Name.apiKey, common.apiKey != nil), (Name.platform, common.platform != nil), (Name.bundleID, common.bundleID != nil),
+            (Name.apiKey, common.has(.apiKey)), (Name.platform, common.has(.platform)), (Name.bundleID, common.has(.bundleID)),
         ]
         if endpoint.isSDIDBased {
-            required.append((Name.sdid, common.sdid != nil))
+            required.append((Name.sdid, common.has(.sdid)))
         } else if common.isIOS {
-            required.append((Name.idfv, common.idfv != nil))
+            required.append((Name.idfv, common.has(.idfv)))
         }
         if endpoint == .event || endpoint == .event2 { required.append((Name.event, common.event != nil)) }
         var missing: String?

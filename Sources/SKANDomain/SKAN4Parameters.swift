@@ -7,7 +7,31 @@ public struct SKAN4Parameters: Sendable, Equatable {
     public var lastCall: Int64?
     public var totalRevenue: Revenue?
     public var totalAdmonRevenue: Revenue?
-    public var windows: [SKANWindowParameters] = Array(repeating: SKANWindowParameters(), count: 3)
+    public var windows = Windows()
+
+    /// p0, p1 and p2 inline, indexed by N: no array to allocate per request.
+    public struct Windows: Sendable, Equatable {
+        private var p0 = SKANWindowParameters()
+        private var p1 = SKANWindowParameters()
+        private var p2 = SKANWindowParameters()
+
+        public subscript(n: Int) -> SKANWindowParameters {
+            get {
+                switch n {
+                case 0: p0
+                case 1: p1
+                default: p2
+                }
+            }
+            set {
+                switch n {
+                case 0: p0 = newValue
+                case 1: p1 = newValue
+                default: p2 = newValue
+                }
+            }
+        }
+    }
 
     public var currentFineName = SKANParameter.currentFine
     public var firstCallName = SKANParameter.firstCall
@@ -111,7 +135,7 @@ public struct SKAN4Parameters: Sendable, Equatable {
         if let v = lastCall { members.next(&w, "last_call"); w.write(v) }
         if let v = totalRevenue { members.next(&w, "total_revenue"); v.write(to: &w) }
         if let v = totalAdmonRevenue { members.next(&w, "total_admon_revenue"); v.write(to: &w) }
-        if windows.contains(where: { !$0.isEmpty }) {
+        if (0..<3).contains(where: { !windows[$0].isEmpty }) {
             members.next(&w, "windows")
             var byWindow = JSONObjectWriter()
             for n in 0..<3 where !windows[n].isEmpty {

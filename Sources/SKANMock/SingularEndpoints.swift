@@ -89,14 +89,17 @@ struct SingularEndpoints: Sendable {
         )
         let isDrop = fault.answer == .dropConnection
         let response = HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100)))
-        let reply: @Sendable () -> Void = {
-            if isDrop { writer.dropConnection() } else { writer.send(response) }
-        }
         if let delay = fault.delayMilliseconds {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay), execute: reply)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
+                Self.reply(response, drop: isDrop, writer)
+            }
         } else {
-            reply()
+            Self.reply(response, drop: isDrop, writer)
         }
+    }
+
+    private static func reply(_ response: HTTPResponse, drop: Bool, _ writer: HTTPResponseWriter) {
+        if drop { writer.dropConnection() } else { writer.send(response) }
     }
 
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that
