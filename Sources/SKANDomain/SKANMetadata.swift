@@ -9,6 +9,13 @@ public enum SKANMetadata: Sendable, Equatable {
     /// The journal's `skan` value.
     public var json: JSONValue { JSONWriter.parsedBack { write(to: &$0) } }
 
+    /// The JSON text the journal line holds.
+    public var jsonText: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+
     func write(to w: inout JSONWriter) {
         switch self {
         case .none: w.raw("null")
