@@ -146,9 +146,10 @@ public struct RequestParameters: Sendable {
     private static func appendValidUTF8(_ part: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var ascii = true
         for b in part where b >= 0x80 { ascii = false; break }
-        if ascii || String(validating: part, as: UTF8.self) != nil {
+        if ascii {
             bytes.append(contentsOf: part)
         } else {
+            // Valid UTF-8 comes back unchanged, invalid sequences as U+FFFD.
             bytes.append(contentsOf: String(decoding: part, as: UTF8.self).utf8)
         }
     }
