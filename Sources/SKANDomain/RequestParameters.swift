@@ -21,14 +21,11 @@ public struct RequestParameters: Sendable {
     private(set) var bytes: [UInt8] = []
     private(set) var fields: [Field] = []
     /// Per `SKANParameter`, the index in `fields` of its last occurrence; -1 when absent.
-    private var slots: [Int16] = Array(repeating: -1, count: SKANParameter.allCases.count)
+    private var slots: [Int32] = Array(repeating: -1, count: SKANParameter.allCases.count)
     /// Names that are not `SKANParameter`s, hashed, only to count distinct names; made when needed.
     private var others = NameSet()
     /// How many different names were sent.
     public private(set) var distinctNames = 0
-
-    /// More fields than this are journaled and counted, but not found by lookups (slot indices are Int16).
-    static let maximumFields = Int(Int16.max)
 
     public init(reservingBytes capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -62,7 +59,7 @@ public struct RequestParameters: Sendable {
         // Known names are ASCII, so a name that needed repair is never one of them.
         if let known = KnownNames.table.lookup(name) {
             if slots[known.rawValue] < 0 { distinctNames += 1 }
-            if index <= Self.maximumFields { slots[known.rawValue] = Int16(index) }
+            slots[known.rawValue] = Int32(truncatingIfNeeded: index)
             return
         }
         var set = others
