@@ -129,14 +129,7 @@ public struct JSONWriter {
 
     /// Whether `utf8` can go into a JSON string as it is.
     static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        if let base = utf8.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= utf8.count {
-                if needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
-                i += 8
-            }
-        }
+        var i = plainWords(utf8)
         while i < utf8.count {
             let b = utf8[i]
             if b < 0x20 || b == 0x22 || b == 0x5C { return false }
@@ -145,18 +138,21 @@ public struct JSONWriter {
         return true
     }
 
+    /// How many leading bytes, in whole words of eight, need no escape (almost all of a journal line's strings).
+    @inline(__always)
+    static func plainWords(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var i = 0
+        guard let base = utf8.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= utf8.count && !needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+        return i
+    }
+
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
     public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
-        var i = 0
-        // Eight bytes at a time while none needs an escape (almost always, in journal lines).
-        if let base = utf8.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= utf8.count && !JSONWriter.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                i += 8
-            }
-        }
+        var i = JSONWriter.plainWords(utf8)
         while i < utf8.count {
             let b = utf8[i]
             if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }

@@ -7,7 +7,7 @@ public enum SKANMetadata: Sendable, Equatable {
     case skan4(SKAN4Parameters)
 
     /// The journal's `skan` value.
-    public var json: JSONValue { JSONWriter.parsedBack { write(to: &$0) } }
+    public var json: JSONValue { (try? JSONParser.parse(jsonText)) ?? .null }
 
     /// The JSON text the journal line holds.
     public var jsonText: [UInt8] {

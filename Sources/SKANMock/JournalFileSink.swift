@@ -36,6 +36,8 @@ public final class JournalFileSink: JournalSink {
 
     /// A buffer bigger than this is let go after its batch (a burst should not stay resident).
     private static let spareLimit = 4 << 20
+    /// The same for the list of lines taken per batch.
+    private static let spareLineLimit = 4096
 
     public struct OpenFailure: Error, CustomStringConvertible {
         public let path: String
@@ -93,7 +95,7 @@ public final class JournalFileSink: JournalSink {
             StandardStreams.error("skan-mock: journal write failed: \(failure.reason)")
         }
         if joined.capacity > Self.spareLimit { joined = [] }
-        batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLimit / 1024)
+        batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLineLimit)
         pending.withLock { $0.spare = batch }
     }
 }
