@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "CCurl"],
+            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "SystemPOSIX", "CCurl"],
             swiftSettings: tlsDefine
         ),
     ],

@@ -227,6 +227,22 @@ extension System {
         )
     }
 
+    // MARK: - Limits
+
+    /// The soft and hard limits on open descriptors (`RLIMIT_NOFILE`); `UInt64.max` when unlimited.
+    static func openFileLimits() -> (soft: UInt64, hard: UInt64) {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return (0, 0) }
+        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
+    }
+
+    /// Sets the soft limit on open descriptors, keeping the hard one; the errno when refused
+    /// (EINVAL above OPEN_MAX, which `System.raiseOpenFileLimit` then retries below).
+    static func setOpenFileSoftLimit(_ soft: UInt64, hard: UInt64) -> Int32? {
+        var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+        return setrlimit(RLIMIT_NOFILE, &limit) == 0 ? nil : errno
+    }
+
     // MARK: - Process
 
     /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`, in Darwin's `clock_gettime` since macOS 10.12).

@@ -66,6 +66,9 @@ public struct SystemError: Error, Sendable, CustomStringConvertible {
         code == ECONNABORTED || code == EPROTO || code == EPERM
     }
 
+    /// The peer aborted the connection (an RST), e.g. a server closing with input unread.
+    public var isConnectionReset: Bool { code == ECONNRESET }
+
     /// Out of descriptors or memory: retrying at once would spin.
     public var isOutOfResources: Bool {
         code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM

@@ -3,28 +3,36 @@ import Testing
 
 /// The platform layer stays the only door to the C library (issue 11): no file in Sources outside
 /// Sources/SystemPOSIX and Sources/CSystemLinux names a C library module or a symbol only one
-/// platform has, and System+Glibc.swift and System+Darwin.swift declare the same functions.
-/// Reads the source tree from disk; test files are not checked (their raw-socket helpers may import
-/// Glibc).
+/// platform has, and System+Glibc.swift and System+Darwin.swift declare the same functions. Test
+/// files too must compile on a Mac (issue 20): they reach the C library through SystemPOSIX, and a
+/// test file that imports Glibc has a Darwin branch and never calls `Glibc.` by name.
+/// Reads the source tree from disk.
 @Suite("Portability")
 struct PortabilityTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sources = root.appendingPathComponent("Sources")
+    static let tests = root.appendingPathComponent("Tests")
     static let platformTargets: Set<String> = ["SystemPOSIX", "CSystemLinux"]
 
-    /// C library modules, and symbols that exist on one platform only (Linux: accept4, the
-    /// SOCK_ flags, MSG_NOSIGNAL, epoll, eventfd, timerfd, inotify, ...; Darwin: SO_NOSIGPIPE,
-    /// kqueue, st_mtimespec, ...). Matched as whole identifiers, outside comments.
-    static let forbidden: Set<String> = [
-        "Glibc", "Musl", "Darwin", "WinSDK", "Bionic", "Android",
-        "accept4", "MSG_NOSIGNAL", "MSG_MORE", "SOCK_CLOEXEC", "SOCK_NONBLOCK",
+    /// The C library modules.
+    static let libraryModules: Set<String> = ["Glibc", "Musl", "Darwin", "WinSDK", "Bionic", "Android"]
+
+    /// Symbols that exist on one platform only (Linux: accept4, the SOCK_ flags, epoll, eventfd,
+    /// timerfd, inotify, ...; Darwin: SO_NOSIGPIPE, kqueue, st_mtimespec, ...). MSG_NOSIGNAL is not
+    /// among them: Darwin has it since macOS 11.
+    static let onePlatformSymbols: Set<String> = [
+        "accept4", "MSG_MORE", "SOCK_CLOEXEC", "SOCK_NONBLOCK",
         "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_event",
         "eventfd", "eventfd_read", "eventfd_write", "timerfd_create", "timerfd_settime", "signalfd",
         "inotify_init", "inotify_init1", "inotify_add_watch", "TCP_QUICKACK", "TCP_CORK",
         "pipe2", "dup3", "sendmmsg", "recvmmsg", "splice", "sendfile", "st_mtim", "st_atim", "st_ctim",
         "SO_NOSIGPIPE", "st_mtimespec", "kqueue", "kevent", "F_NOCACHE", "mach_absolute_time",
     ]
+
+    /// What Sources outside the platform layer may not name: both sets, matched as whole
+    /// identifiers, outside comments.
+    static let forbidden = libraryModules.union(onePlatformSymbols)
 
     @Test func onlyThePlatformLayerTouchesTheCLibrary() throws {
         var violations: [String] = []
@@ -40,6 +48,55 @@ struct PortabilityTests {
             }
         }
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    @Test func testFilesCompileOnEveryPlatform() throws {
+        var violations: [String] = []
+        for file in try Self.swiftFiles(under: Self.tests) where file.lastPathComponent != "PortabilityTests.swift" {
+            let relative = String(file.path.dropFirst(Self.root.path.count + 1))
+            violations += Self.testFileViolations(try String(contentsOf: file, encoding: .utf8), name: relative)
+        }
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    /// The test-file rule catches what a Mac would refuse, and lets a Darwin branch through.
+    @Test func theTestFileCheckFindsGlibcOnlyCode() {
+        let glibcOnly = "#if canImport(Glibc)\nimport Glibc\n#endif\nlet n = Glibc.read(fd, &b, 1)\n"
+        #expect(Self.testFileViolations(glibcOnly, name: "a.swift") == [
+            "a.swift:2: imports Glibc without a Darwin branch",
+            "a.swift:4: calls Glibc. by name (Darwin has no such module)",
+        ])
+        let branched = "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\nlet n = read(fd, &b, 1)\n"
+        #expect(Self.testFileViolations(branched, name: "b.swift").isEmpty)
+        #expect(Self.testFileViolations("let fd = accept4(a, b, c, 0)\n", name: "c.swift") == [
+            "c.swift:1: 'accept4' exists on one platform only; use SystemPOSIX",
+        ])
+    }
+
+    /// What keeps a test file from compiling on Linux or on a Mac: an import of Glibc with no
+    /// Darwin counterpart, a call qualified with `Glibc.`, a symbol only one platform has.
+    static func testFileViolations(_ text: String, name: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let imports = Set(lines.compactMap { line -> String? in
+            let words = code(of: line).split(separator: " ")
+            guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { return nil }
+            return String(words[index + 1])
+        })
+        var violations: [String] = []
+        for (index, line) in lines.enumerated() {
+            let text = code(of: line)
+            let names = identifiers(in: text)
+            if text.split(separator: " ").contains("import"), names.contains("Glibc"), !imports.contains("Darwin") {
+                violations.append("\(name):\(index + 1): imports Glibc without a Darwin branch")
+            }
+            if text.contains("Glibc.") {
+                violations.append("\(name):\(index + 1): calls Glibc. by name (Darwin has no such module)")
+            }
+            for symbol in names.intersection(onePlatformSymbols).sorted() {
+                violations.append("\(name):\(index + 1): '\(symbol)' exists on one platform only; use SystemPOSIX")
+            }
+        }
+        return violations
     }
 
     @Test func glibcAndDarwinFilesDeclareTheSameFunctions() throws {

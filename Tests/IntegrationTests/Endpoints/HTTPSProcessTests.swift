@@ -1,8 +1,6 @@
 #if SKAN_MOCK_TLS
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPOSIX
 import Testing
 
 /// `skan-mock --https-port` as a user starts it: the start-up lines, broken certificate files named
@@ -34,8 +32,8 @@ struct HTTPSProcessTests {
             out = Self.read(output, until: { $0.contains(marker) }, deadline: deadline)
             process.terminate()
         }
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning && Date() < deadline { System.sleep(microseconds: 10_000) }
+        if process.isRunning { System.killProcess(process.processIdentifier) }
         process.waitUntilExit()
         out += Self.read(output, until: { _ in false }, deadline: Date().addingTimeInterval(2))
         let err = Self.read(error, until: { _ in false }, deadline: Date().addingTimeInterval(2))
@@ -48,10 +46,8 @@ struct HTTPSProcessTests {
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !done(text) && Date() < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 100) > 0 else { continue }
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
+            guard System.waitReadable(fd, milliseconds: 100) else { continue }
+            guard case .done(let count)? = try? System.read(fd, &buffer, buffer.count), count > 0 else { break }
             text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
         return text

@@ -1,9 +1,7 @@
 import Dispatch
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import HTTPCore
+import SystemPOSIX
 
 /// A router with one route per behaviour the server must get right.
 private func testRouter() -> HTTPRouter {
@@ -190,8 +188,7 @@ struct HTTPServerSocketTests {
         for _ in 0..<5 {
             let connection = try RawConnection(port: server.port)
             connection.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-            var linger = linger(l_onoff: 1, l_linger: 0)  // close with a reset, mid-transfer
-            setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            System.resetOnClose(connection.fd)  // close with a reset, mid-transfer
         }
         let dropped = try RawConnection(port: server.port)
         dropped.send("GET /drop HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -205,7 +202,7 @@ struct HTTPServerSocketTests {
         let connection = try RawConnection(port: server.port)
         connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         let idle = try RawConnection(port: server.port)
-        usleep(100_000)
+        System.sleep(microseconds: 100_000)
         server.shutdown(gracePeriod: 5)
         let (text, closed) = connection.readToEnd()
         #expect(text.hasPrefix("HTTP/1.1 200 OK"))

@@ -1,10 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import HTTPCore
+import SystemPOSIX
 
 /// Hostile and heavy clients, each bounded in count and time: the server keeps serving the others.
 @Suite("Server robustness")
@@ -33,7 +31,7 @@ struct RobustnessTests {
         trickler.async {
             while !stop.withLock({ $0 }) {
                 for connection in connections { connection.send("s") }
-                usleep(50_000)
+                System.sleep(microseconds: 50_000)
             }
         }
         let client = CurlClient()
@@ -57,7 +55,7 @@ struct RobustnessTests {
         #expect(counted["200", default: 0] >= 500)
         #expect(counted["503", default: 0] > 0)
         // Their clients are gone: the server notices, and has room again.
-        for _ in 0..<250 where server.server.openConnections > 0 { usleep(20_000) }
+        for _ in 0..<250 where server.server.openConnections > 0 { System.sleep(microseconds: 20_000) }
         #expect(server.server.openConnections == 0)
         #expect(try CurlClient().get(server.url("/ok")).status == 200)
     }
@@ -94,7 +92,7 @@ struct RobustnessTests {
         trickler.async {
             for _ in 0..<100 where !stop.withLock({ $0 }) {
                 connection.send("b")
-                usleep(200_000)
+                System.sleep(microseconds: 200_000)
             }
         }
         let (text, closed) = connection.readToEnd()
@@ -104,7 +102,7 @@ struct RobustnessTests {
         #expect(text.hasPrefix("HTTP/1.1 408 "), "got: \(text.prefix(80))")
         #expect(closed)
         #expect(seconds >= 0.9 && seconds < 5, "cut off after \(seconds) s")
-        for _ in 0..<250 where server.server.openConnections > 0 { usleep(20_000) }
+        for _ in 0..<250 where server.server.openConnections > 0 { System.sleep(microseconds: 20_000) }
         #expect(server.server.openConnections == 0)
         #expect(try CurlClient().get(server.url("/ok")).status == 200)
     }
@@ -142,7 +140,7 @@ struct RobustnessTests {
             default: break
             }
         }
-        for _ in 0..<100 where server.server.openConnections > 0 { usleep(20_000) }
+        for _ in 0..<100 where server.server.openConnections > 0 { System.sleep(microseconds: 20_000) }
         #expect(server.server.openConnections == 0)
         #expect(try CurlClient().get(server.url("/ok")).status == 200)
     }

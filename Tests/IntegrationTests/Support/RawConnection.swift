@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPOSIX
 
 /// A plain TCP connection for the cases no well-behaved client will produce: malformed bytes,
 /// trickled headers, abandoned requests. Reads are bounded by a receive timeout, never open-ended.
@@ -12,32 +10,22 @@ final class RawConnection: Sendable {
     }
 
     init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
-        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw Failure(description: "connect failed: errno \(errno)")
+        do {
+            fd = try System.connect(host: host, port: port, timeout: receiveTimeout)
+        } catch {
+            throw Failure(description: "connect failed: \(error)")
         }
     }
 
-    deinit { close(fd) }
+    deinit { System.close(fd) }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return }
+            let result = bytes.withUnsafeBytes { try? System.send(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            guard case .done(let written) = result, written > 0 else { return }
             offset += written
         }
     }
@@ -48,7 +36,7 @@ final class RawConnection: Sendable {
         var text = earlier
         var chunk = [UInt8](repeating: 0, count: 65536)
         while !text.contains(marker) {
-            let count = Glibc.read(fd, &chunk, chunk.count)
+            let count = receive(into: &chunk)
             guard count > 0 else { break }
             text += String(decoding: chunk[0..<count], as: UTF8.self)
         }
@@ -57,8 +45,7 @@ final class RawConnection: Sendable {
 
     /// Shrinks the receive buffer, so a reader that stops reading backs up the server quickly.
     func setSmallReceiveBuffer() {
-        var size: Int32 = 4096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        System.setReceiveBufferSize(fd, bytes: 4096)
     }
 
     /// Reads until the server closes the connection (or the receive timeout passes).
@@ -66,11 +53,15 @@ final class RawConnection: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
-            } else {
-                return (String(decoding: bytes, as: UTF8.self), count == 0 || errno == ECONNRESET)
+            do {
+                switch try System.read(fd, &chunk, chunk.count) {
+                case .done(let count) where count > 0: bytes.append(contentsOf: chunk[0..<count])
+                case .done: return (String(decoding: bytes, as: UTF8.self), true)
+                case .wouldBlock: return (String(decoding: bytes, as: UTF8.self), false)
+                }
+            } catch {
+                // A reset is the server closing too (it dropped the connection with data unread).
+                return (String(decoding: bytes, as: UTF8.self), error.isConnectionReset)
             }
         }
     }
@@ -82,9 +73,18 @@ final class RawConnection: Sendable {
         while true {
             let responses = Self.split(buffer)
             if responses.count >= count { return responses }
-            let read = Glibc.read(fd, &chunk, chunk.count)
+            let read = receive(into: &chunk)
             if read <= 0 { return responses }
             buffer.append(contentsOf: chunk[0..<read])
+        }
+    }
+
+    /// One read: the byte count, 0 at the end of input, -1 on a timeout or an error.
+    private func receive(into chunk: inout [UInt8]) -> Int {
+        let result = chunk.withUnsafeMutableBytes { try? System.read(fd, $0.baseAddress!, $0.count) }
+        switch result {
+        case .done(let count): return count
+        case .wouldBlock, nil: return -1
         }
     }
 
