@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SystemPOSIX
 
 /// The whole application, wired: the model, the conversion service, the journal and its log, and
 /// the HTTP server routing Singular's endpoints and the admin API. Tests start one on port 0 in
@@ -18,6 +19,9 @@ public final class SKANMockServer: Sendable {
     private let ports = ListeningPorts()
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
+    /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
+    /// the open-file limit could not be raised.
+    public let notices: [String]
 
     /// Why the server could not start; the CLI prints it and exits with status 2.
     public struct StartupError: Error, CustomStringConvertible {
@@ -54,6 +58,14 @@ public final class SKANMockServer: Sendable {
             ports: ports,
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
+        var limits = options.limits
+        let budget = DescriptorBudget.fit(
+            maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
+            processors: System.processorCount()
+        )
+        limits.maxConnections = budget.maxConnections
+        notices = budget.notice.map { [$0] } ?? []
+
         var router = HTTPRouter(errorRenderer: .singular)
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
@@ -67,12 +79,12 @@ public final class SKANMockServer: Sendable {
             loopbackOnly: LoopbackHostCheck.isLoopback(listenHost: options.host)
         )
         http = HTTPServer(
-            configuration: .init(host: options.host, port: options.port, limits: options.limits, errorRenderer: .singular),
+            configuration: .init(host: options.host, port: options.port, limits: limits, errorRenderer: .singular),
             responder: responder
         )
         if let httpsOptions = options.https, let https {
             httpsServer = HTTPServer(
-                configuration: .init(host: options.host, port: httpsOptions.port, limits: options.limits,
+                configuration: .init(host: options.host, port: httpsOptions.port, limits: limits,
                                      errorRenderer: .singular, security: https.security),
                 responder: responder
             )

@@ -33,6 +33,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Devices whose state is kept; the least recently seen are dropped. [env: SKAN_MOCK_DEVICE_CAPACITY, default: 100000]", valueName: "n"))
     var deviceCapacity: Int?
 
+    @Option(help: ArgumentHelp("Open connections per port beyond which new ones get 503; the open-file limit is raised to fit them. [env: SKAN_MOCK_MAX_CONNECTIONS, default: 1024]", valueName: "n"))
+    var maxConnections: Int?
+
     @Flag(help: "Answer requests with validation findings with {\"status\":\"error\"}. [env: SKAN_MOCK_STRICT=1]")
     var strict = false
 
@@ -75,6 +78,7 @@ struct Serve: ParsableCommand {
         if let port = resolvedPort(), !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
         if let size = journalSize, size < 1 { throw ValidationError("--journal-size must be at least 1") }
         if let capacity = deviceCapacity, capacity < 1 { throw ValidationError("--device-capacity must be at least 1") }
+        if let connections = maxConnections, connections < 1 { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() throws {
@@ -88,6 +92,11 @@ struct Serve: ParsableCommand {
         options.logPath = log ?? environment["SKAN_MOCK_LOG"]
         options.journalSize = try journalSize ?? environment.integer("SKAN_MOCK_JOURNAL_SIZE") ?? options.journalSize
         options.deviceCapacity = try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
+        options.limits.maxConnections = try maxConnections ?? environment.integer("SKAN_MOCK_MAX_CONNECTIONS") ?? options.limits.maxConnections
+        guard options.limits.maxConnections >= 1 else {
+            StandardStreams.error("skan-mock: SKAN_MOCK_MAX_CONNECTIONS must be at least 1")
+            throw ExitCode(64)
+        }
         options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
@@ -118,6 +127,7 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(2)
         }
+        server.notices.forEach { StandardStreams.error($0) }
         // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
         let signalSources = SignalHandlers.install(server: server)
         do {

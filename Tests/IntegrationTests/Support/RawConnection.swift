@@ -10,6 +10,7 @@ final class RawConnection: Sendable {
     }
 
     init(port: Int, host: String = "127.0.0.1", receiveTimeout: Double = 5) throws {
+        TestDescriptorLimit.ensure()
         do {
             fd = try System.connect(host: host, port: port, timeout: receiveTimeout)
         } catch {

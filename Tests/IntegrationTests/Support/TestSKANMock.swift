@@ -14,6 +14,7 @@ final class TestSKANMock {
     static let start: Int64 = 1_789_473_600
 
     init(configure: (inout ServerOptions) -> Void = { _ in }) throws {
+        TestDescriptorLimit.ensure()
         clock = ManualClock(seconds: Self.start)
         logPath = NSTemporaryDirectory() + "skan-mock-test-\(UUID().uuidString).jsonl"
         var options = ServerOptions()
