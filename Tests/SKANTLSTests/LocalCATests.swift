@@ -38,7 +38,8 @@ struct LocalCATests {
         #expect(ca.certificate == certificates[0])
     }
 
-    @Test func caMeetsApplesRulesForARoot() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func caMeetsApplesRulesForARoot() throws {
         let folder = temporaryFolder("ca-rules")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let ca = try LocalCA.loadOrCreate(in: folder).ca
@@ -50,7 +51,8 @@ struct LocalCATests {
         #expect(ca.certificate.commonName?.hasPrefix("skan-mock CA (") == true)
     }
 
-    @Test func fingerprintIsWhatOpenSSLShows() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func fingerprintIsWhatOpenSSLShows() throws {
         let folder = temporaryFolder("fingerprint")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let ca = try LocalCA.loadOrCreate(in: folder).ca
@@ -59,7 +61,8 @@ struct LocalCATests {
         #expect(ca.certificate.sha256Fingerprint.count == 32 * 3 - 1)
     }
 
-    @Test func serverCertificateVerifiesAsAnSSLServerAndNamesEveryAddress() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func serverCertificateVerifiesAsAnSSLServerAndNamesEveryAddress() throws {
         let folder = temporaryFolder("issue")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let ca = try LocalCA.loadOrCreate(in: folder).ca

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The `openssl` command-line tool, the independent judge of what SKANTLS writes.
 enum OpenSSLCommand {
@@ -15,6 +16,13 @@ enum OpenSSLCommand {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    /// The tests read OpenSSL 3's output formats; a Mac's own `openssl` is LibreSSL, whose output
+    /// differs, so the tests that judge with it are skipped there, saying why.
+    static let isOpenSSL3: Bool = ((try? run(["version"]))?.output ?? "").hasPrefix("OpenSSL 3")
+
+    static let requirement: Comment =
+        "needs OpenSSL 3's openssl command first on PATH, not LibreSSL (a Mac: brew install openssl@3; Tests/test.sh puts it first)"
 }
 
 /// A fresh folder under the temporary directory, for one test.

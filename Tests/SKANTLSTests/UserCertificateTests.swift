@@ -18,7 +18,8 @@ struct UserCertificateTests {
         return (cert, key, other)
     }
 
-    @Test func usersFilesAreUsedAsGiven() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func usersFilesAreUsedAsGiven() throws {
         let folder = temporaryFolder("user")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let files = try Self.makeFiles(in: folder)
@@ -55,7 +56,8 @@ struct UserCertificateTests {
         }
     }
 
-    @Test func fileThatIsNotPEMIsNamed() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func fileThatIsNotPEMIsNamed() throws {
         let folder = temporaryFolder("not-pem")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let files = try Self.makeFiles(in: folder)
@@ -73,7 +75,8 @@ struct UserCertificateTests {
         #expect { try TLSIdentity.load(certificateFile: files.cert, keyFile: files.cert) } throws: { ($0 as? TLSSetupError)?.file == files.cert }
     }
 
-    @Test func mismatchedKeyIsNamed() throws {
+    @Test(.enabled(if: OpenSSLCommand.isOpenSSL3, OpenSSLCommand.requirement))
+    func mismatchedKeyIsNamed() throws {
         let folder = temporaryFolder("mismatch")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let files = try Self.makeFiles(in: folder)

@@ -48,7 +48,7 @@ struct HTTPSService: Sendable {
         }
         #else
         _ = options
-        throw SetupError(description: "this build of skan-mock has no TLS support: on Linux install libssl-dev and libqrencode-dev (Tests/test.sh does) and build again; on a Mac build with SKAN_MOCK_TLS=1 and Homebrew's openssl@3 and qrencode, or use the container (README: The local certificate authority)")
+        throw SetupError(description: "this build of skan-mock has no TLS support: on Linux install libssl-dev and libqrencode-dev (Tests/test.sh does), then build once with `swift build --manifest-cache none --disable-build-manifest-caching` (SwiftPM keeps the plan it made before the headers were there); on a Mac build with SKAN_MOCK_TLS=1 and Homebrew's openssl@3 and qrencode, or use the container (README: The local certificate authority)")
         #endif
     }
 }

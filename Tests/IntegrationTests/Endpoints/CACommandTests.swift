@@ -31,7 +31,22 @@ struct CACommandTests {
         return try run(binary.path, arguments, environment: environment)
     }
 
-    @Test func printsThePathAndFingerprintAndKeepsTheCA() throws {
+    /// The fingerprint is compared with OpenSSL 3's output; a Mac's own `openssl` is LibreSSL.
+    static let hasOpenSSL3: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "version"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        guard (try? process.run()) != nil else { return false }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.hasPrefix("OpenSSL 3")
+    }()
+
+    @Test(.enabled(if: hasOpenSSL3, "needs OpenSSL 3's openssl command first on PATH, not LibreSSL (a Mac: brew install openssl@3)"))
+    func printsThePathAndFingerprintAndKeepsTheCA() throws {
         let folder = NSTemporaryDirectory() + "skan-ca-command-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try skanMock(["ca", "--state-dir", folder])
