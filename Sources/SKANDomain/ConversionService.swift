@@ -254,7 +254,7 @@ public final class ConversionService: Sendable {
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
-                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, checkLocks: true) { fine, answer in
+                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true) { fine, answer in
                     SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
@@ -277,11 +277,13 @@ public final class ConversionService: Sendable {
 
     /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,
     /// runs the findings that need the device's history, evaluates the window's table and remembers
-    /// what was answered. `render` turns the chosen fine value and answer into the body. `checkLocks`
-    /// is false where no value is asked for (an S2S notification the model does not answer).
+    /// what was answered. `render` turns the chosen fine value and answer into the body. `answering`
+    /// is false where no value is asked for (an S2S notification the model does not answer): then
+    /// the model is not consulted and nothing but the client's own values and the event count
+    /// becomes device state, since only values actually sent may be held against later requests.
     private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
                                 _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
-                                _ hits: inout EntryHits, _ now: Int64, checkLocks: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+                                _ hits: inout EntryHits, _ now: Int64, answering: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
@@ -296,13 +298,13 @@ public final class ConversionService: Sendable {
                 device.p0Fine = f
             }
         }
-        if checkLocks && device.lockedByServer[n] && p.windows[n].windowLock == nil {
+        if answering && device.lockedByServer[n] && p.windows[n].windowLock == nil {
             findings.append(ValidationFinding(
                 param: SKANWindowParameters.windowLockName(n).name, code: .updateAfterWindowLock,
                 message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"))
         }
         if let event { DeviceState.count(event, in: &device.events[n]) }
-        guard let table = model.skan4[n] else { return SKANResponse.ok() }
+        guard answering, let table = model.skan4[n] else { return SKANResponse.ok() }
         let days = floorDivide(saturatingSubtract(floorDivide(now, 1000), first), 86_400)
         var context = EvaluationContext(
             counts: device.events[n], daysSinceFirstCall: days, rates: model.currency,
@@ -345,10 +347,9 @@ public final class ConversionService: Sendable {
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue { lockParameterFinding(p, window, &findings) }
             let body = withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
-                var body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, checkLocks: asksForValue) { fine, _ in
+                let body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue) { fine, _ in
                     SKANResponse.s2s(fine)
                 }
-                if !asksForValue { body = SKANResponse.ok() }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }

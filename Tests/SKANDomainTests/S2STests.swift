@@ -32,6 +32,25 @@ import Testing
         #expect(s2s(service, .event, base + skan + [("n", "purchase")]).bodyText == #"{"status":"ok"}"#)
     }
 
+    /// Issue 21: with the model's `s2s` off, a launch is answered `{"status":"ok"}` and no value;
+    /// what the model would have computed must not become the device's p0 value, or a back end
+    /// that forwards the device's real value in p1 gets a false `fine_value_changed_after_p0`.
+    @Test func onlyValuesActuallyAnsweredBecomeDeviceState() throws {
+        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":2,"when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":1,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":false,"evt":false}}"#)
+        let (service, clock) = makeService(model)
+        let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")]
+        #expect(s2s(service, .launch, base + skan).bodyText == #"{"status":"ok"}"#)
+        #expect(s2s(service, .launch, base + skan).bodyText == #"{"status":"ok"}"#)
+        clock.advance(seconds: 176_400)  // 49 hours: p1
+        let p1 = s2s(service, .launch, base + skan)
+        #expect(p1.window == .p1)
+        #expect(p1.bodyText == #"{"status":"ok"}"#)
+        #expect(p1.findings == [])
+        // The value the device really had in p0 is still held against it.
+        let changed = s2s(service, .launch, base + [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "5")])
+        #expect(changed.findings.map(\.code) == [.fineValueChangedAfterP0])
+    }
+
     @Test func acceptsSKAN3Names() throws {
         let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
         let (service, _) = makeService(model, now: T0 + hour)

@@ -35,6 +35,27 @@ struct RealClientEndToEndTests {
         #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).text.contains("\"conversion_value\":2"))
     }
 
+    /// A Python S2S launch sample (`requests.get(".../api/v1/launch", params=...)`) with the built-in
+    /// model, whose `s2s` is off: two launches in p0 answered `{"status":"ok"}`, time travel to p1,
+    /// a third launch forwarding the device's real value 0. The server must not hold the value it
+    /// never sent (2) against it.
+    @Test func s2sLaunchesWithoutAnswersLeaveNoP0ValueBehind() throws {
+        let mock = try TestSKANMock()
+        let launch: [(String, String)] = [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "D-1"),
+                                          ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start)),
+                                          ("skan_current_conversion_value", "0")]
+        #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
+        #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
+        let advance = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s":176400}"#.utf8),
+                                              headers: ["Content-Type: application/json"])
+        #expect(advance.status == 200)
+        #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
+        let entries = try mock.journal("device=D-1")
+        #expect(entries.count == 3)
+        #expect(entries.last?["window"] == "p1")
+        #expect(entries.allSatisfy { ($0["issues"]?.arrayValue ?? []).isEmpty })
+    }
+
     @Test func aWrongURLIsJournaledAsUnmatchedAndCounted() throws {
         let mock = try TestSKANMock()
         let response = try mock.get("/api/v2/conversion-value", skan4("WRONG-URL"))
