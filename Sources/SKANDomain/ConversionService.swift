@@ -116,18 +116,18 @@ public final class ConversionService: Sendable {
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
         let outcome: SKANOutcome
         switch endpoint {
-        case .skan3: outcome = handleSKAN3(common, &reader, now, commit)
-        case .skan4: outcome = handleSKAN4(common, &reader, now, commit)
-        case .launch, .event, .launch2, .event2: outcome = handleS2S(endpoint, common, &reader, now, commit)
+        case .skan3: outcome = handleSKAN3(common, &reader, path: request.path, now, commit)
+        case .skan4: outcome = handleSKAN4(common, &reader, path: request.path, now, commit)
+        case .launch, .event, .launch2, .event2: outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit)
         case .unmatched:
             outcome = SKANOutcome.refused(.unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
         return outcome
     }
 
-    private func identityFindings(_ common: CommonParameters, _ reader: inout ParameterReader) {
+    private func identityFindings(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String) {
         if !common.has(.apiKey) {
-            reader.add(.apiKey, .missingParameter, "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it")
+            reader.add(.apiKey, .missingParameter, MissingAPIKey.message(endpoint: endpoint, path: path))
         }
         if common.event == nil {
             reader.add(.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
@@ -176,10 +176,10 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 3
 
-    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64,
+    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
                              _ commit: Bool) -> SKANOutcome {
         let p = SKAN3Parameters.parse(&reader)
-        identityFindings(common, &reader)
+        identityFindings(.skan3, common, &reader, path: path)
         var findings = reader.findings
         var hits = EntryHits()
         let body: [UInt8] = state.withLock { s in
@@ -238,10 +238,10 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 4
 
-    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, _ now: Int64,
+    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
                              _ commit: Bool) -> SKANOutcome {
         let p = SKAN4Parameters.parse(&reader)
-        identityFindings(common, &reader)
+        identityFindings(.skan4, common, &reader, path: path)
         if p.firstCall == nil && !reader.has(p.firstCallName) {
             reader.add(p.firstCallName, .missingParameter,
                        "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution")
@@ -330,9 +330,9 @@ public final class ConversionService: Sendable {
     /// A session or event notification. It asks for a value only when the model's `s2s` section
     /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
     /// gets no lock finding.
-    private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader,
+    private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
                            _ now: Int64, _ commit: Bool) -> SKANOutcome {
-        let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint)
+        let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: path)
         let p = s2s.skan
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)

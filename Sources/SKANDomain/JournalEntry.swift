@@ -94,12 +94,13 @@ public final class JournalEntry: Sendable {
     }
 
     /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
+    /// Parameters the server added (a route alias's) are not among them.
     static func writeParams(_ parameters: RequestParameters, to w: inout JSONWriter) {
-        let fields = parameters.fields
+        let fields = parameters.sentFields
         parameters.bytes.withUnsafeBufferPointer { bytes in
             func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
             w.raw("{")
-            if parameters.distinctNames == fields.count {
+            if parameters.distinctSentNames == fields.count {
                 // No name repeats (the usual case): no need to group.
                 for (n, field) in fields.enumerated() {
                     if n > 0 { w.raw(",") }

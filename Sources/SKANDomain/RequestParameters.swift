@@ -26,6 +26,10 @@ public struct RequestParameters: Sendable {
     private var others = NameSet()
     /// How many different names were sent.
     public private(set) var distinctNames = 0
+    /// Fields added by the server after the sent ones (`addIfAbsent`), and the distinct names
+    /// sent before the first of them.
+    private var added = 0
+    private var distinctSent = 0
 
     public init(reservingBytes capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -76,6 +80,26 @@ public struct RequestParameters: Sendable {
 
     /// The decoded bytes of names and values, for sizing a buffer that holds them.
     public var byteCount: Int { bytes.count }
+
+    // MARK: added by the server
+
+    /// Adds `name=value` unless the client sent `name` with a value (the client's wins): the fixed
+    /// parameters of a `--route` alias, which the app's own back end adds before calling Singular.
+    /// Added fields come after every sent one; the journal's `params` leaves them out. True when added.
+    @discardableResult
+    public mutating func addIfAbsent(name: String, value: String) -> Bool {
+        guard self[name] == nil else { return false }
+        if added == 0 { distinctSent = distinctNames }
+        append(name: name, value: value)
+        added += 1
+        return true
+    }
+
+    /// The fields the client sent, without those the server added.
+    var sentFields: ArraySlice<Field> { fields.dropLast(added) }
+
+    /// How many different names the client sent.
+    var distinctSentNames: Int { added == 0 ? distinctNames : distinctSent }
 
     // MARK: known names
 

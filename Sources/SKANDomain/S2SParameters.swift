@@ -7,7 +7,9 @@ public struct S2SParameters: Sendable, Equatable {
     public var missingArgument: String?
     public var skan: SKAN4Parameters
 
-    public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint) -> S2SParameters {
+    /// `path` is the path the request came to: Singular's own, or a `--route` alias of it.
+    public static func parse(_ reader: inout ParameterReader, common: CommonParameters, endpoint: SKANEndpoint,
+                             path: String? = nil) -> S2SParameters {
         typealias Name = SKANParameter
         var required: [(SKANParameter, Bool)] = [
             (Name.apiKey, common.has(.apiKey)), (Name.platform, common.has(.platform)), (Name.bundleID, common.has(.bundleID)),
@@ -21,7 +23,8 @@ public struct S2SParameters: Sendable, Equatable {
         var missing: String?
         for (name, present) in required where !present {
             if missing == nil { missing = name.name }
-            reader.add(name, .missingParameter, "missing argument: \(name.name)")
+            let message = name == .apiKey ? MissingAPIKey.message(endpoint: endpoint, path: path ?? endpoint.path) : "missing argument: \(name.name)"
+            reader.add(name, .missingParameter, message)
         }
         let skan = SKAN4Parameters.parse(&reader, acceptSKAN3Names: true)
         return S2SParameters(missingArgument: missing, skan: skan)

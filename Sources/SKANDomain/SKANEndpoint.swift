@@ -39,6 +39,15 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         }
     }
 
+    /// The name `--route` and fault rules take: `evt`/`evt2` as in Singular's paths, else the raw value.
+    public var routeName: String {
+        switch self {
+        case .event: "evt"
+        case .event2: "evt2"
+        default: rawValue
+        }
+    }
+
     /// Singular's path for the endpoint; "" for `unmatched`.
     public var path: String {
         switch self {

@@ -34,6 +34,7 @@ public final class SKANMockServer: Sendable {
         guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
             throw StartupError(description: "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time")
         }
+        if let conflict = RouteAlias.conflict(in: options.routes) { throw StartupError(description: conflict) }
         let model = try Self.loadModel(options.modelPath)
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path) }

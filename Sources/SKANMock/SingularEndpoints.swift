@@ -22,14 +22,22 @@ struct SingularEndpoints: Sendable {
         let query = request.query
         let bodyIsForm = request.body.isEmpty || Self.isFormEncoded(request.headers["Content-Type"])
         let formBody = bodyIsForm ? request.body : []
+        let route = routes.route(at: path)
         var parameters = RequestParameters(reservingBytes: query.utf8.count + formBody.count)
         FormURLEncoding.forEachField(query) { parameters.append(name: $0, value: $1) }
         if !formBody.isEmpty { FormURLEncoding.forEachField(formBody) { parameters.append(name: $0, value: $1) } }
+        // An alias adds what the app's back end would (the client's own value wins), and the
+        // journal says which were added, apart from the parameters as sent.
+        var added: [JSONMember] = []
+        for parameter in route?.added ?? [] where parameters.addIfAbsent(name: parameter.name, value: parameter.value) {
+            added.append(JSONMember(parameter.name, .string(parameter.value)))
+        }
+        let routeMembers = added.isEmpty ? [] : [JSONMember("route_params", .object(added))]
         let skanRequest = SKANRequest(method: request.method.rawValue, path: path, remote: request.remoteAddress,
                                       parameters: parameters)
 
         // 1. Route: a path no endpoint serves is a wrong URL in the app or its back end.
-        guard let endpoint = routes.endpoint(at: path) else {
+        guard let endpoint = route?.endpoint else {
             let reason = "no Singular endpoint at \(path); skan-mock serves \(routes.listing)"
             refuse(.unmatched, skanRequest, status: .notFound, reason: reason,
                    finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason),
@@ -41,7 +49,7 @@ struct SingularEndpoints: Sendable {
             let reason = "method \(request.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
             refuse(endpoint, skanRequest, status: .methodNotAllowed, reason: reason,
                    finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
-                   started: started, tls: Self.tls(request), writer, allow: "GET, HEAD, POST")
+                   started: started, tls: Self.tls(request), extra: routeMembers, writer, allow: "GET, HEAD, POST")
             return
         }
         // 3. Body type: Singular documents query parameters; a JSON body is a client mistake.
@@ -50,7 +58,7 @@ struct SingularEndpoints: Sendable {
             let reason = "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
             refuse(endpoint, skanRequest, status: .unsupportedMediaType, reason: reason,
                    finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason),
-                   started: started, tls: Self.tls(request), writer)
+                   started: started, tls: Self.tls(request), extra: routeMembers, writer)
             return
         }
         // 4. Fault: decided first, so that a request whose answer a fault replaces leaves the
@@ -60,7 +68,7 @@ struct SingularEndpoints: Sendable {
         let outcome = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
         var status = outcome.status
         var body = outcome.body
-        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)]
+        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)] + routeMembers
         if !fault.isEmpty {
             switch fault.answer {
             case .status(let code)?:
@@ -105,7 +113,8 @@ struct SingularEndpoints: Sendable {
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that
     /// says what the client did; the device's state is not touched.
     private func refuse(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: HTTPStatus, reason: String,
-                        finding: ValidationFinding, started: Int64, tls: JSONMember, _ writer: HTTPResponseWriter,
+                        finding: ValidationFinding, started: Int64, tls: JSONMember, extra: [JSONMember] = [],
+                        _ writer: HTTPResponseWriter,
                         allow: String? = nil) {
         var response = HTTPResponse.jsonError(reason, status: status)
         if let allow { response.headers.set("Allow", allow) }
@@ -114,7 +123,7 @@ struct SingularEndpoints: Sendable {
         let duration = MonotonicClock.microseconds() - started
         context.journal.record(
             request: request, outcome: outcome, status: status.code, body: response.body, durationMicros: duration,
-            extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), tls]
+            extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), tls] + extra
         )
         context.metrics.record(endpoint: endpoint, status: status.code, findings: [finding], durationMicros: duration, fault: nil)
         writer.send(response)

@@ -48,7 +48,7 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Start with the clock moved by this many seconds (time travel across SKAN windows; PUT /__admin/clock changes it later). [env: SKAN_MOCK_CLOCK_OFFSET, default: 0]", valueName: "seconds"))
     var clockOffset: Int?
 
-    @Option(name: .customLong("route"), help: ArgumentHelp("Serve an endpoint at one more path, e.g. /v2/attribution/conversion-value=skan4 (endpoints: skan3, skan4, launch, evt, launch2, evt2); repeatable. [env: SKAN_MOCK_ROUTES, a comma list]", valueName: "path=endpoint"))
+    @Option(name: .customLong("route"), help: ArgumentHelp("Serve an endpoint at one more path, adding fixed parameters the client does not send, e.g. '/v2/attribution/conversion-value=skan4?a=KEY' (endpoints: skan3, skan4, launch, evt, launch2, evt2); repeatable. [env: SKAN_MOCK_ROUTES, a comma list]", valueName: "path=endpoint[?name=value&...]"))
     var routes: [String] = []
 
     @Option(help: ArgumentHelp("Also serve HTTPS on this port (0 picks a free one), with a certificate a phone can trust. [env: SKAN_MOCK_HTTPS_PORT, default: none]", valueName: "port"))
@@ -107,6 +107,10 @@ struct Serve: ParsableCommand {
                 : try routes.map { route throws(RouteAlias.ParseError) in try RouteAlias(parsing: route) }
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
+            throw ExitCode(64)
+        }
+        if let conflict = RouteAlias.conflict(in: options.routes) {
+            StandardStreams.error("skan-mock: \(conflict)")
             throw ExitCode(64)
         }
 

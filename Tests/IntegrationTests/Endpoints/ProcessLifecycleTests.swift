@@ -144,6 +144,33 @@ struct ProcessLifecycleTests {
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("/b=skan9"))
     }
 
+    /// An alias on Singular's own path, or two aliases on one path, stop the start with one line.
+    @Test(arguments: [
+        RouteConflictCase(arguments: ["--route", "/api/v1/evt=skan4"], message: "/api/v1/evt is Singular's own path for evt"),
+        RouteConflictCase(arguments: ["--route", "/v2/x=evt", "--route", "/v2/x=skan3"],
+                          message: "--route /v2/x=evt and --route /v2/x=skan3 both claim /v2/x"),
+        RouteConflictCase(environment: ["SKAN_MOCK_ROUTES": "/v2/x=evt,/v2/x=skan3?a=K"],
+                          message: "--route /v2/x=evt and --route /v2/x=skan3?a=K both claim /v2/x"),
+    ])
+    func routeConflictsStopTheStart(_ conflict: RouteConflictCase) throws {
+        let (arguments, environment, message) = (conflict.arguments, conflict.environment, conflict.message)
+        let binary = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"] + arguments
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        let lines = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(message) == true)
+        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
     @Test func simulateWithAMissingScenarioFileExitsWith2NamingIt() throws {
         let binary = try #require(Self.executable)
         let process = Process()
@@ -157,4 +184,13 @@ struct ProcessLifecycleTests {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("/nonexistent/scenario.json") && message.contains("cannot read the file"))
     }
+}
+
+/// `--route` arguments or environment, and the line the start stops with.
+struct RouteConflictCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String] = []
+    var environment: [String: String] = [:]
+    var message: String
+
+    var testDescription: String { message }
 }

@@ -120,6 +120,54 @@ struct RealClientEndToEndTests {
         #expect(try mock.get("/api/v2/conversion_value", skan4("ALIAS-2")).status == 200)
     }
 
+    /// Ecosia's iOS Singular client as it talks to Ecosia's back end: `/v2/attribution/conversion-value`,
+    /// no `a` and no `idfv` (its back end adds the SDK key before calling Singular), the device as
+    /// `sing`. The alias adds `a` as that back end does; under `--strict` nothing is refused.
+    @Test func anAliasAddsWhatTheAppsBackEndAdds() throws {
+        let aliases = [try RouteAlias(parsing: "/v2/attribution/conversion-value=skan4?a=ECOSIA-KEY"),
+                       try RouteAlias(parsing: "/backend/launch=launch?a=ECOSIA-KEY&p=iOS")]
+        let mock = try TestSKANMock(configure: {
+            $0.strict = true
+            $0.routes = aliases
+        })
+        let ecosia: [(String, String)] = [("sing", "ECO-1"), ("i", "com.ecosia.ecosiaapp"), ("p", "iOS"), ("n", "__SESSION__"),
+                                          ("skan_current_conversion_value", "0"),
+                                          ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+        let answer = try mock.get("/v2/attribution/conversion-value", ecosia)
+        #expect(answer.text == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        let launch = try mock.get("/backend/launch", [("i", "com.ecosia.ecosiaapp"), ("idfv", "ECO-1")])
+        #expect(launch.text == #"{"status":"ok"}"#)
+        #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 0)
+        let entries = try mock.journal("device=ECO-1")
+        #expect(entries.count == 2)
+        // The journal keeps the parameters as sent apart from those the alias added.
+        #expect(entries.first?["params"]?["a"] == nil)
+        #expect(entries.first?["route_params"] == .object([JSONMember("a", "ECOSIA-KEY")]))
+        #expect(entries.last?["route_params"] == .object([JSONMember("a", "ECOSIA-KEY"), JSONMember("p", "iOS")]))
+
+        // A client that sends its own key wins, and nothing is added.
+        let own = try mock.get("/v2/attribution/conversion-value", ecosia + [("a", "CLIENT-KEY")])
+        #expect(own.status == 200)
+        let ownEntry = try #require(try mock.journal("device=ECO-1").last)
+        #expect(ownEntry["params"]?["a"] == "CLIENT-KEY")
+        #expect(ownEntry["route_params"] == nil)
+    }
+
+    /// Without the added key, the finding says the real cause: the alias, not the snippet.
+    @Test func theMissingKeyMessageNamesTheRealCause() throws {
+        let mock = try TestSKANMock(configure: { $0.routes = [RouteAliasFixture.skan4, RouteAliasFixture.evt] })
+        _ = try mock.get("/v2/attribution/conversion-value", [("sing", "NO-KEY"), ("n", "__SESSION__")])
+        _ = try mock.get("/api/v2/conversion_value", [("idfv", "NO-KEY"), ("n", "__SESSION__")])
+        _ = try mock.get("/api/v1/launch", [("p", "iOS"), ("i", "x"), ("idfv", "NO-KEY")])
+        let messages = try mock.journal("device=NO-KEY").map { entry in
+            entry["issues"]?.arrayValue?.first { $0["param"] == "a" }?["message"]?.stringValue ?? ""
+        }
+        #expect(messages.count == 3)
+        #expect(messages[0].contains("--route alias of /api/v2/conversion_value") && messages[0].contains("--route '/v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY'"))
+        #expect(messages[1].contains("the snippet's @\"\" is a placeholder"))
+        #expect(messages[2].hasPrefix("missing argument: a (the SDK key); a server-to-server request must carry it"))
+    }
+
     @Test func sdidBasedS2SEndpoints() throws {
         let mock = try TestSKANMock()
         let sdid = "49c2d3a6-326e-4ec5-a16b-0a47e34ed953"
