@@ -1,62 +1,35 @@
 import Dispatch
 import SystemPOSIX
 
-/// One accepted socket: reads requests, hands them to the responder one at a time, and writes the
-/// answers back in order.
+/// One accepted socket: carries out what its `HTTPConnectionStateMachine` decides. It owns the
+/// descriptor, the read and write buffers, the parser and the wire layer (`ConnectionWire`: plain,
+/// or TLS underneath); every policy (which request next, keep-alive or close, pause or resume
+/// reading, deadlines, shutdown) is the machine's.
 ///
 /// Every mutable field is touched only on `queue`, its event loop's serial queue; that confinement
 /// is what `@unchecked Sendable` stands for here. The loop's poller reports the socket ready
-/// (edge-triggered): reading goes on until the socket is drained, and an event that comes while
-/// reading is paused is remembered, so that resuming reads what arrived meanwhile.
+/// (edge-triggered): reading goes on until the socket is drained.
 final class HTTPConnection: @unchecked Sendable {
     let id: Int
     let queue: DispatchQueue
     private let fd: Int32
     private let remoteAddress: String
     private let responder: any HTTPResponder
-    private let limits: HTTPLimits
     private let errorRenderer: HTTPErrorRenderer
     private let onClose: @Sendable (HTTPConnection) -> Void
-
-    private var parser: HTTPRequestParser
-    private var timeouts: ConnectionTimeouts
     private let loop: HTTPEventLoop
-    private var readSuspended = false
-    /// The socket became readable while reading was paused: read when it resumes.
-    private var readableWhilePaused = false
-    /// Output waits for room in the socket: a writable event sends it.
-    private var writeActive = false
-    /// The poller said the peer closed (or the socket failed): read on to the end of input even
-    /// after a short read, since no further event will come for it.
-    private var peerHungUp = false
 
+    private var machine: HTTPConnectionStateMachine
+    private var parser: HTTPRequestParser
+    private var wire: ConnectionWire
+    /// HTTP bytes to send, from `outboundOffset` (on an HTTPS port, sealed into `wire` on flush).
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
-    /// The request whose answer we wait for: its sequence number, whether it was HEAD, and keep-alive.
-    private var pending: (sequence: Int, isHead: Bool, keepAlive: Bool)?
-    private var sequence = 0
+    /// Taking requests now: an answer that comes inline does not start another round.
     private var processing = false
-    private var peerClosedInput = false
-    private var closeAfterFlush = false
-    private var shuttingDown = false
     /// A streamed answer in progress: no further request is served; the connection closes after it.
-    private var streaming: HTTPStream?
-    private var state: State = .open
+    private var stream: HTTPStream?
 
-    /// TLS on an HTTPS port: `outbound` then holds plaintext, encrypted into `wire` on flush.
-    private let wireSession: (any HTTPWireSession)?
-    private let plaintextRefusal: String
-    private var wire: [UInt8] = []
-    private var wireOffset = 0
-    private var decrypted: [UInt8] = []
-    /// On an HTTPS port, until the first request's head is read: the handshake counts against the
-    /// header timeout from accept, so a stalled or trickled handshake is closed like a slowloris.
-    private var awaitingFirstRequest = false
-
-    private enum State { case open, draining, closed }
-
-    /// Output we let pile up (a client pipelining without reading) before we stop taking requests.
-    private static let maxPendingOutput = 1024 * 1024
     private static let readChunk = 16 * 1024
 
     init(
@@ -68,26 +41,20 @@ final class HTTPConnection: @unchecked Sendable {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.responder = responder
-        self.limits = limits
         self.errorRenderer = errorRenderer
         self.onClose = onClose
         self.loop = loop
         queue = loop.queue
         parser = HTTPRequestParser(limits: limits)
-        timeouts = ConnectionTimeouts(limits: limits.timeouts, now: now)
-        wireSession = security?.makeSession()
-        plaintextRefusal = security?.plaintextRefusal ?? ""
-        if security != nil {
-            awaitingFirstRequest = true
-            timeouts.enter(.readingHead, at: now)
-        }
+        wire = ConnectionWire(security: security)
+        machine = HTTPConnectionStateMachine(limits: limits.timeouts, now: now, handshakeFirst: security != nil)
     }
 
     /// Registers with the loop's poller, which reports the socket at once if a request is already
     /// waiting. Called once on `queue`, right after accept.
     func start() {
         guard loop.add(self, fd: fd) else {
-            state = .closed
+            _ = machine.closed()
             System.close(fd)
             onClose(self)
             return
@@ -96,56 +63,38 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// From the loop: the socket became readable and/or writable.
     func ready(readable: Bool, writable: Bool, peerClosed: Bool) {
-        if peerClosed { peerHungUp = true }
-        if writable && writeActive { self.writable() }
-        if readable {
-            if readSuspended { readableWhilePaused = true } else { self.readable() }
+        if peerClosed { machine.peerHungUp() }
+        if writable && machine.waitingForWritable { self.writable() }
+        if readable { perform(machine.socketReadable(pendingOutput: pendingOutputCount)) }
+    }
+
+    private func perform(_ action: HTTPConnectionStateMachine.ReadAction) {
+        switch action {
+        case .none: return
+        case .discard: drainInput()
+        case .read: readRequests()
         }
     }
 
     // MARK: - Reading
 
-    private func readable() {
-        switch state {
-        case .closed:
-            return
-        case .draining:
-            drainInput()
-            return
-        case .open:
-            break
-        }
-        if streaming != nil {
-            // A streaming client has nothing more to say; reading only tells us when it leaves.
-            drainInput()
-            return
-        }
-        if pending != nil || pendingOutputCount >= Self.maxPendingOutput {
-            // Not read now: read when reading resumes (no new event would say it is there).
-            suspendReading()
-            readableWhilePaused = true
-            return
-        }
+    private enum ReadResult { case data, endOfFile, failed, notThisProtocol }
+
+    private func readRequests() {
+        let shortReadDrains = machine.shortReadDrains
         let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
-            guard let base = buffer.baseAddress else { return .wouldBlock }
+            guard let base = buffer.baseAddress else { return .data }
             while true {
                 switch try? System.read(fd, base, Self.readChunk) {
                 case .done(0): return .endOfFile
                 case .done(let count):
-                    let bytes = UnsafeRawBufferPointer(start: base, count: count)
-                    if let wireSession {
-                        switch wireSession.receive(bytes, into: &decrypted) {
-                        case .ok: break
-                        case .closed: return .endOfFile
-                        case .notThisProtocol: return .notThisProtocol
-                        case .failed: return .failed
-                        }
-                        parser.append(decrypted)
-                        decrypted.removeAll(keepingCapacity: true)
-                    } else {
-                        parser.append(bytes)
+                    switch wire.receive(UnsafeRawBufferPointer(start: base, count: count), into: &parser) {
+                    case .ok: break
+                    case .closed: return .endOfFile
+                    case .notThisProtocol: return .notThisProtocol
+                    case .failed: return .failed
                     }
-                    if count < Self.readChunk && !peerHungUp { return .data }
+                    if count < Self.readChunk && shortReadDrains { return .data }
                 case .wouldBlock: return .data
                 case nil: return .failed
                 }
@@ -159,25 +108,19 @@ final class HTTPConnection: @unchecked Sendable {
             refusePlaintext()
             return
         case .endOfFile:
-            peerClosedInput = true
-            suspendReading()
-        case .data, .wouldBlock:
+            machine.inputEnded()
+        case .data:
             break
         }
         processRequests()
-        if peerClosedInput && pending == nil && pendingOutputCount == 0 && state == .open {
-            close()
-        }
+        if machine.shouldCloseAfterInput(pendingOutput: pendingOutputCount) { close() }
     }
-
-    private enum ReadResult { case data, endOfFile, wouldBlock, failed, notThisProtocol }
 
     /// Plain HTTP (or garbage) on the HTTPS port: a plaintext 400 saying so, then close.
     private func refusePlaintext() {
-        errorRenderer.response(.badRequest, reason: plaintextRefusal)
-            .serialize(into: &wire, includeBody: true, closeConnection: true)
-        closeAfterFlush = true
-        flushWire()
+        wire.queueRaw(errorRenderer.response(.badRequest, reason: wire.plaintextRefusal))
+        machine.finalResponseQueued()
+        sendWire()
     }
 
     // MARK: - Requests
@@ -189,7 +132,7 @@ final class HTTPConnection: @unchecked Sendable {
         processing = true
         defer { processing = false }
 
-        while state == .open && pending == nil && streaming == nil && !closeAfterFlush && pendingOutputCount < Self.maxPendingOutput {
+        while machine.mayTakeRequest(pendingOutput: pendingOutputCount) {
             let request: HTTPRequest
             do {
                 guard let next = try parser.next() else {
@@ -206,19 +149,14 @@ final class HTTPConnection: @unchecked Sendable {
             dispatch(request)
         }
         flush()
-        updatePhase()
-        updateReadInterest()
+        settle()
     }
 
     private func dispatch(_ incoming: HTTPRequest) {
         var request = incoming
         request.remoteAddress = remoteAddress
-        request.tlsVersion = wireSession?.protocolVersion
-        awaitingFirstRequest = false
-        sequence += 1
-        let mine = sequence
-        pending = (mine, request.method == .head, request.keepAlive && !shuttingDown)
-        timeouts.enter(.responding, at: Self.now())
+        request.tlsVersion = wire.protocolVersion
+        let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now()).sequence
         let slot = ResponseSlot { [self] outcome in
             self.queue.async { self.complete(mine, outcome) }
         }
@@ -227,22 +165,28 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func complete(_ sequence: Int, _ outcome: HTTPResponseWriter.Outcome) {
-        guard state == .open, let current = pending, current.sequence == sequence else { return }
-        pending = nil
+        let kind: HTTPConnectionStateMachine.ResponseKind
         switch outcome {
-        case .response(let response):
-            let keepAlive = current.keepAlive && !shuttingDown
-            response.serialize(into: &outbound, includeBody: !current.isHead, closeConnection: !keepAlive)
-            if !keepAlive { closeAfterFlush = true }
-        case .stream(let head, let stream):
-            head.serializeStreamHead(into: &outbound)
-            streaming = stream
-            flush()
-            updatePhase()
-            updateReadInterest()
-            stream.attach(self)
+        case .response: kind = .complete
+        case .stream: kind = .stream
+        case .dropConnection: kind = .drop
+        }
+        switch machine.responseArrived(sequence: sequence, kind: kind) {
+        case .ignore:
             return
-        case .dropConnection:
+        case .write(let includeBody, let keepAlive):
+            if case .response(let response) = outcome {
+                response.serialize(into: &outbound, includeBody: includeBody, closeConnection: !keepAlive)
+            }
+        case .startStream:
+            guard case .stream(let head, let newStream) = outcome else { return }
+            head.serializeStreamHead(into: &outbound)
+            stream = newStream
+            flush()
+            settle()
+            newStream.attach(self)
+            return
+        case .close:
             close()
             return
         }
@@ -254,7 +198,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// From any thread: queue `bytes` of the streamed answer.
     func streamWrite(_ bytes: [UInt8]) {
         queue.async { [self] in
-            guard state == .open, let stream = streaming else { return }
+            guard machine.acceptsStreamChunks, let stream else { return }
             let before = pendingOutputCount
             // Nothing waiting: send from the caller's buffer itself instead of copying it.
             if outbound.isEmpty { outbound = bytes } else { outbound.append(contentsOf: bytes) }
@@ -266,177 +210,130 @@ final class HTTPConnection: @unchecked Sendable {
     /// From any thread: the streamed answer is complete; close once it is sent.
     func streamEnd() {
         queue.async { [self] in
-            guard state == .open, streaming != nil else { return }
-            closeAfterFlush = true
-            flush()
+            if machine.streamEnded() { flush() }
         }
     }
 
     /// Queues a last answer (an error or a timeout) and closes once it is written.
     private func queueFinalResponse(_ response: HTTPResponse) {
         response.serialize(into: &outbound, includeBody: true, closeConnection: true)
-        closeAfterFlush = true
+        machine.finalResponseQueued()
     }
 
     // MARK: - Writing
 
-    private var pendingOutputCount: Int { outbound.count - outboundOffset + wire.count - wireOffset }
+    private var pendingOutputCount: Int { outbound.count - outboundOffset + wire.pendingCount }
 
     private func flush() {
-        guard state != .closed else { return }
-        if let wireSession {
-            // The protocol's own bytes (the handshake) go before the data they make possible.
-            wireSession.takeOutput(into: &wire)
-            if outboundOffset < outbound.count {
-                let sent = outbound.withUnsafeBytes { bytes in
-                    wireSession.send(UnsafeRawBufferPointer(rebasing: bytes[outboundOffset...]), into: &wire)
-                }
-                outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
-                outboundOffset = 0
-                guard sent else {
-                    close()
-                    return
-                }
-            }
-            wireSession.takeOutput(into: &wire)
-            flushWire()
+        guard !machine.isClosed else { return }
+        guard wire.seal(&outbound, &outboundOffset) else {
+            close()
             return
         }
-        send(&outbound, &outboundOffset)
+        if wire.isPlain {
+            sent(Self.send(fd, &outbound, &outboundOffset))
+        } else {
+            sendWire()
+        }
     }
 
-    /// Sends `wire` (TLS records, or a plaintext refusal) as far as the socket takes it.
-    private func flushWire() {
-        send(&wire, &wireOffset)
+    /// Sends what the wire layer holds for the socket.
+    private func sendWire() {
+        var result = SendResult.sent
+        let fd = fd
+        wire.withSealed { result = Self.send(fd, &$0, &$1) }
+        sent(result)
     }
+
+    private enum SendResult { case sent, blocked, failed }
 
     /// Sends `buffer` from `offset` as far as the socket takes it: all of it (then the buffer is
-    /// emptied and a pending close begun), or up to EAGAIN (then the next writable event from the
-    /// loop sends the rest).
-    private func send(_ buffer: inout [UInt8], _ offset: inout Int) {
+    /// emptied), or up to EAGAIN (then the next writable event from the loop sends the rest).
+    private static func send(_ fd: Int32, _ buffer: inout [UInt8], _ offset: inout Int) -> SendResult {
         while offset < buffer.count {
             let start = offset
             let result = buffer.withUnsafeBytes { bytes in
                 try? System.send(fd, bytes.baseAddress! + start, bytes.count - start)
             }
             switch result {
-            case .done(let written):
-                offset += written
-            case .wouldBlock:
-                waitForRoom()
-                return
-            case nil:
-                close()
-                return
+            case .done(let written): offset += written
+            case .wouldBlock: return .blocked
+            case nil: return .failed
             }
         }
         buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         offset = 0
-        stopWaitingForRoom()
-        if closeAfterFlush && state == .open { beginDrainingClose() }
+        return .sent
+    }
+
+    /// Tells the machine how a send went and does what it says.
+    private func sent(_ result: SendResult) {
+        switch result {
+        case .blocked:
+            machine.outputBlocked(now: Self.now())
+        case .failed:
+            close()
+        case .sent:
+            if machine.outputSent(now: Self.now()) == .shutDownWriting { shutDownWriting() }
+        }
     }
 
     private func writable() {
-        guard state != .closed else { return }
+        guard !machine.isClosed else { return }
         let before = pendingOutputCount
         flush()
-        streaming?.sent(before - pendingOutputCount)
-        if pendingOutputCount == 0 && state == .open { processRequests() }
-    }
-
-    /// The socket is full: the next writable event sends the rest.
-    private func waitForRoom() {
-        writeActive = true
-        timeouts.enter(.writing, at: Self.now())
-    }
-
-    private func stopWaitingForRoom() {
-        writeActive = false
+        stream?.sent(before - pendingOutputCount)
+        if machine.takesRequestsAfterWrite(pendingOutput: pendingOutputCount) { processRequests() }
     }
 
     // MARK: - Flow control and deadlines
 
-    private func updateReadInterest() {
-        let wanted = state != .closed && !peerClosedInput && pending == nil
-            && (streaming != nil || (pendingOutputCount < Self.maxPendingOutput && !closeAfterFlush))
-        if wanted && readSuspended {
-            resumeReading()
-        } else if !wanted && state == .open {
-            suspendReading()
-        }
+    /// The deadline in force and the read interest, as the machine sees them after serving.
+    private func settle() {
+        let facts = HTTPConnectionStateMachine.ParserFacts(isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
+        apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: Self.now()))
     }
 
-    private func suspendReading() {
-        readSuspended = true
-    }
-
-    /// Reads what arrived while paused: the poller reports edges, so that data would not be
-    /// reported again. Deferred to a later turn of the queue, never run inside the caller.
-    private func resumeReading() {
-        guard readSuspended else { return }
-        readSuspended = false
-        if readableWhilePaused {
-            readableWhilePaused = false
-            queue.async { [self] in
-                if !readSuspended { readable() } else { readableWhilePaused = true }
-            }
-        }
-    }
-
-    private func updatePhase() {
-        guard state == .open else { return }
-        let now = Self.now()
-        if pending != nil || streaming != nil {
-            timeouts.enter(.responding, at: now)
-        } else if awaitingFirstRequest {
-            timeouts.enter(.readingHead, at: now)
-        } else if pendingOutputCount > 0 {
-            timeouts.enter(.writing, at: now)
-        } else if parser.isReadingBody {
-            timeouts.enter(.readingBody, at: now)
-        } else if parser.bufferedByteCount > 0 {
-            timeouts.enter(.readingHead, at: now)
-        } else {
-            timeouts.enter(.idle, at: now)
+    /// Reads what arrived while paused on a later turn of the queue, never inside the caller:
+    /// the poller reports edges, so that data would not be reported again.
+    private func apply(_ interest: HTTPConnectionStateMachine.ReadInterest) {
+        guard case .resume(readNow: true) = interest else { return }
+        queue.async { [self] in
+            if machine.deferredReadArrived() { perform(machine.readAction(pendingOutput: pendingOutputCount)) }
         }
     }
 
     /// Called about once a second by the server's sweep.
     func checkDeadline(now: Double) {
-        guard state != .closed, let action = timeouts.action(at: now) else { return }
-        switch action {
-        case .close:
+        switch machine.tick(now: now, handshakeDone: wire.canAnswer) {
+        case nil:
+            return
+        case .close?:
             close()
-        case .requestTimeout:
-            guard pending == nil else { return }
-            if let wireSession, wireSession.protocolVersion == nil {
-                // A handshake that did not finish in time: nothing can be said to it.
-                close()
-                return
-            }
-            queueFinalResponse(errorRenderer.response(.requestTimeout, reason: "request not received in time"))
+        case .requestTimeout?:
+            errorRenderer.response(.requestTimeout, reason: "request not received in time")
+                .serialize(into: &outbound, includeBody: true, closeConnection: true)
             flush()
         }
     }
 
     /// The server is stopping: idle connections close now, busy ones after their current answer.
     func beginShutdown() {
-        guard state == .open else { return }
-        shuttingDown = true
-        if streaming != nil || (pending == nil && pendingOutputCount == 0 && parser.bufferedByteCount == 0) {
-            close()
-        }
+        let facts = HTTPConnectionStateMachine.ParserFacts(isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
+        if machine.shutdownRequested(pendingOutput: pendingOutputCount, parser: facts) { close() }
     }
 
     // MARK: - Closing
 
-    /// Shuts our side, then reads and discards until the client closes (or two seconds pass), so
-    /// that our last answer is not destroyed by a reset for unread bytes.
-    private func beginDrainingClose() {
-        state = .draining
+    /// The last answer is sent: say goodbye on the wire (TLS close_notify, best effort), shut our
+    /// side, then read and drop until the client closes (or two seconds pass), so that the answer
+    /// is not destroyed by a reset for unread bytes.
+    private func shutDownWriting() {
+        wire.close()
+        let fd = fd
+        wire.withSealed { sealed, offset in _ = Self.send(fd, &sealed, &offset) }
         System.shutdownWrite(fd)
-        timeouts.enter(.draining, at: Self.now())
-        resumeReading()
+        apply(machine.resumeReading())
     }
 
     private func drainInput() {
@@ -453,15 +350,11 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     func close() {
-        guard state != .closed else { return }
-        state = .closed
-        pending = nil
-        if let stream = streaming {
-            streaming = nil
+        guard machine.closed() else { return }
+        if let stream {
+            self.stream = nil
             stream.connectionClosed()
         }
-        readSuspended = false
-        writeActive = false
         loop.remove(self, fd: fd)
         System.close(fd)
         onClose(self)

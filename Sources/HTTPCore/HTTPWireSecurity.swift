@@ -13,6 +13,14 @@ public protocol HTTPWireSession: AnyObject {
     func takeOutput(into wire: inout [UInt8])
     /// The negotiated protocol (`TLSv1.3`) once the handshake is done; nil before.
     var protocolVersion: String? { get }
+    /// The protocol's clean goodbye (TLS close_notify), appended to `wire`, sent before the
+    /// connection shuts down writing.
+    func close(into wire: inout [UInt8])
+}
+
+extension HTTPWireSession {
+    /// A protocol without a goodbye of its own sends nothing.
+    public func close(into wire: inout [UInt8]) {}
 }
 
 /// What a session made of the bytes it received.

@@ -54,5 +54,11 @@ final class TLSWireSession: HTTPWireSession {
     }
 
     var protocolVersion: String? { session.handshakeComplete ? session.negotiatedVersion : nil }
+
+    /// close_notify, so that the client reads a clean end of the session, not a truncation.
+    func close(into wire: inout [UInt8]) {
+        session.shutdown()
+        takeOutput(into: &wire)
+    }
 }
 #endif

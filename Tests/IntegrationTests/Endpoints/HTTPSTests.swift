@@ -66,6 +66,29 @@ struct HTTPSTests {
         #expect(entries.last?["tls"] == .null)
     }
 
+    /// A connection that ends after its answer ends the TLS session cleanly (close_notify before
+    /// the FIN), so a client reads "closed", not OpenSSL's "unexpected eof while reading".
+    @Test(.enabled(if: CACommandTests.hasOpenSSL3, "needs OpenSSL 3's openssl command first on PATH, not LibreSSL"))
+    func aClosingConnectionSendsCloseNotify() throws {
+        let folder = Folder()
+        let mock = try server(folder)
+        let port = try #require(mock.server.httpsPort)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", folder.file("ca.pem"), "-ign_eof"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("GET /__admin/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("HTTP/1.1 200 OK"))
+        #expect(!text.contains("unexpected eof"), "\(text.suffix(300))")
+        #expect(text.hasSuffix("closed\n"))
+    }
+
     @Test func tls12WithAnAEADSuiteIsServedAndOldOrCBCOnlyClientsAreRefused() throws {
         let folder = Folder()
         let mock = try server(folder)
