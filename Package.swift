@@ -95,6 +95,7 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .testTarget(name: "SystemPOSIXTests", dependencies: ["SystemPOSIX"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),

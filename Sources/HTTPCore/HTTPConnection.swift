@@ -51,13 +51,17 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Registers with the loop's poller, which reports the socket at once if a request is already
-    /// waiting. Called once on `queue`, right after accept.
-    func start() {
-        guard loop.add(self, fd: fd) else {
+    /// waiting. Called once on `queue`, right after accept. When the poller refuses the socket,
+    /// the connection is closed and the refusal returned, with its cause, for the server to count.
+    func start() -> SystemError? {
+        do {
+            try loop.add(self, fd: fd)
+            return nil
+        } catch {
             _ = machine.closed()
             System.close(fd)
             onClose(self)
-            return
+            return error
         }
     }
 

@@ -10,7 +10,7 @@ import SystemPOSIX
 /// `@unchecked Sendable`: `connections` and `events` are touched only on `queue`.
 final class HTTPEventLoop: @unchecked Sendable {
     let queue: DispatchQueue
-    private let poller: Int32
+    private let poller: Poller
     private let source: DispatchSourceRead
     private var connections: [UInt64: HTTPConnection] = [:]
     private var events: [PollEvent] = []
@@ -19,35 +19,34 @@ final class HTTPEventLoop: @unchecked Sendable {
     private static let batch = 128
 
     init(label: String) throws(SystemError) {
-        poller = try System.makePoller()
+        poller = try Poller()
         queue = DispatchQueue(label: label, qos: .userInitiated)
-        source = DispatchSource.makeReadSource(fileDescriptor: poller, queue: queue)
+        source = DispatchSource.makeReadSource(fileDescriptor: poller.descriptor, queue: queue)
         events.reserveCapacity(Self.batch)
         let poller = self.poller
         source.setEventHandler { [weak self] in self?.drain() }
-        source.setCancelHandler { System.close(poller) }
+        source.setCancelHandler { poller.close() }
         source.resume()
     }
 
-    /// On `queue`: watches `connection`'s socket; false when the poller refused it.
-    func add(_ connection: HTTPConnection, fd: Int32) -> Bool {
+    /// On `queue`: watches `connection`'s socket; throws the poller's refusal with its cause.
+    func add(_ connection: HTTPConnection, fd: Int32) throws(SystemError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let token = UInt64(connection.id)
-        guard (try? System.pollerAdd(poller, fd, token: token)) != nil else { return false }
+        try poller.add(fd, token: token)
         connections[token] = connection
-        return true
     }
 
     /// On `queue`: forgets `connection`, before its socket is closed, so that an event already
     /// taken for it (or for a new socket given the same number) never reaches it.
     func remove(_ connection: HTTPConnection, fd: Int32) {
         dispatchPrecondition(condition: .onQueue(queue))
-        System.pollerRemove(poller, fd)
+        poller.remove(fd)
         connections[UInt64(connection.id)] = nil
     }
 
     private func drain() {
-        System.pollerTake(poller, into: &events, max: Self.batch)
+        poller.take(into: &events, max: Self.batch)
         for event in events {
             connections[event.token]?.ready(readable: event.readable, writable: event.writable, peerClosed: event.peerClosed)
         }

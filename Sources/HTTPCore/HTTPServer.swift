@@ -46,6 +46,9 @@ public final class HTTPServer: Sendable {
         var connections: [Int: HTTPConnection] = [:]
         var nextConnectionID = 0
         var stopping = false
+        /// Accepted sockets the poller refused, and the last refusal's cause.
+        var setupFailures = 0
+        var lastSetupFailure: SystemError?
     }
 
     /// The canned answer for connections past the limit: built once, sent without parsing anything.
@@ -81,7 +84,7 @@ public final class HTTPServer: Sendable {
             } catch {
                 loops.forEach { $0.stop() }
                 System.close(fd)
-                throw HTTPServerError(listening: configuration.host, port: configuration.port, error)
+                throw .cannotStartEventLoop(reason: error.description)
             }
         }
         let listener = HTTPListener(fd: fd, queue: acceptQueue) { [weak self] fd, remote in
@@ -109,6 +112,13 @@ public final class HTTPServer: Sendable {
 
     public var openConnections: Int { state.withLock { $0.connections.count } }
 
+    /// Accepted connections closed at once because their event loop's poller refused the socket
+    /// (out of descriptors or kernel memory), and the last refusal, e.g. "epoll_ctl: No space left
+    /// on device".
+    public var connectionSetupFailures: (count: Int, last: String?) {
+        state.withLock { ($0.setupFailures, $0.lastSetupFailure?.description) }
+    }
+
     // MARK: - Accepting
 
     private func admit(_ fd: Int32, remote: String) {
@@ -130,7 +140,13 @@ public final class HTTPServer: Sendable {
             return
         }
         System.setNoDelay(fd)
-        connection.queue.async { connection.start() }
+        connection.queue.async { [weak self] in
+            guard let failure = connection.start() else { return }
+            self?.state.withLock { state in
+                state.setupFailures += 1
+                state.lastSetupFailure = failure
+            }
+        }
     }
 
     /// Past the connection limit: a canned 503, our side shut, and the socket closed shortly after

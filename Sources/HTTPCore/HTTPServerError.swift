@@ -4,12 +4,15 @@ import SystemPOSIX
 public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case cannotResolve(host: String, reason: String)
     case cannotListen(host: String, port: Int, reason: String)
+    /// An event loop's poller could not be made (out of descriptors, typically).
+    case cannotStartEventLoop(reason: String)
     case alreadyStarted
 
     public var description: String {
         switch self {
         case let .cannotResolve(host, reason): "cannot resolve host '\(host)': \(reason)"
         case let .cannotListen(host, port, reason): "cannot listen on \(host):\(port): \(reason)"
+        case let .cannotStartEventLoop(reason): "cannot start an event loop: \(reason)"
         case .alreadyStarted: "the server is already started"
         }
     }

@@ -122,42 +122,6 @@ extension System {
         try syscall("write") { Glibc.write(fd, bytes, count) }
     }
 
-    // MARK: - Readiness (epoll)
-
-    /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
-    /// so one dispatch source can watch many sockets. Edge-triggered (`EPOLLET`): an event says a
-    /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
-    public static func makePoller() throws(SystemError) -> Int32 {
-        try syscallValue("epoll_create1") { CSystemLinux_epoll_create() }
-    }
-
-    /// Registers `fd` with `poller` for input and output, reported under `token`.
-    public static func pollerAdd(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
-        _ = try syscallValue("epoll_ctl") { CSystemLinux_epoll_add(poller, fd, token) }
-    }
-
-    /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
-    public static func pollerRemove(_ poller: Int32, _ fd: Int32) {
-        _ = CSystemLinux_epoll_remove(poller, fd)
-    }
-
-    /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
-    public static func pollerTake(_ poller: Int32, into events: inout [PollEvent], max: Int) {
-        events.removeAll(keepingCapacity: true)
-        let limit = Swift.min(max, 128)
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: limit) { tokens in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { readiness in
-                let count = CSystemLinux_epoll_take(poller, tokens.baseAddress, readiness.baseAddress, Int32(limit))
-                for i in 0..<Swift.max(0, Int(count)) {
-                    let bits = Int32(readiness[i])
-                    events.append(PollEvent(
-                        token: tokens[i], readable: bits & CSYSTEMLINUX_READABLE != 0, writable: bits & CSYSTEMLINUX_WRITABLE != 0,
-                        peerClosed: bits & CSYSTEMLINUX_PEER_CLOSED != 0))
-                }
-            }
-        }
-    }
-
     /// Processors online: how many event loops keep every core busy.
     public static func processorCount() -> Int {
         Swift.max(1, Int(Glibc.sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -255,193 +219,45 @@ extension System {
     public static func exit(_ code: Int32) -> Never {
         Glibc.exit(code)
     }
+}
 
-    // MARK: - Network interfaces and names
+/// The poller backend on Linux: epoll (through the C shim, which Swift's Glibc module lacks).
+enum EpollBackend: PollerBackend {
+    /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
+    /// so one dispatch source can watch many sockets. Edge-triggered (`EPOLLET`): an event says a
+    /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
+    static func open() throws(SystemError) -> Int32 {
+        try syscallValue("epoll_create1") { CSystemLinux_epoll_create() }
+    }
 
-    /// Every IPv4 and IPv6 address of this machine's network interfaces (`getifaddrs`), in the
-    /// system's order, up or not.
-    public static func interfaceAddresses() -> [InterfaceAddress] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return [] }
-        defer { freeifaddrs(list) }
-        var addresses: [InterfaceAddress] = []
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            guard let socketAddress = entry.pointee.ifa_addr else { continue }
-            let flags = Int32(bitPattern: UInt32(entry.pointee.ifa_flags))
-            let name = String(cString: entry.pointee.ifa_name)
-            let isUp = flags & Int32(IFF_UP) != 0
-            let isLoopback = flags & Int32(IFF_LOOPBACK) != 0
-            switch Int32(socketAddress.pointee.sa_family) {
-            case AF_INET:
-                var v4 = UnsafeRawPointer(socketAddress).load(as: sockaddr_in.self).sin_addr
-                let bytes = withUnsafeBytes(of: &v4) { Array($0) }
-                let isLinkLocal = bytes[0] == 169 && bytes[1] == 254
-                addresses.append(InterfaceAddress(
-                    interface: name, address: ipText(v4), isIPv6: false, isLinkLocal: isLinkLocal, isLoopback: isLoopback, isUp: isUp
-                ))
-            case AF_INET6:
-                var v6 = UnsafeRawPointer(socketAddress).load(as: sockaddr_in6.self).sin6_addr
-                let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-                let isLinkLocal = bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80
-                addresses.append(InterfaceAddress(
-                    interface: name, address: ipText(v6), isIPv6: true, isLinkLocal: isLinkLocal, isLoopback: isLoopback, isUp: isUp
-                ))
-            default:
-                continue
+    /// Registers `fd` with `poller` for input and output, reported under `token`.
+    static func add(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+        _ = try syscallValue("epoll_ctl") { CSystemLinux_epoll_add(poller, fd, token) }
+    }
+
+    /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
+    static func remove(_ poller: Int32, _ fd: Int32) {
+        _ = CSystemLinux_epoll_remove(poller, fd)
+    }
+
+    /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
+    static func take(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+        events.removeAll(keepingCapacity: true)
+        let limit = Swift.min(max, 128)
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: limit) { tokens in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { readiness in
+                let count = CSystemLinux_epoll_take(poller, tokens.baseAddress, readiness.baseAddress, Int32(limit))
+                for i in 0..<Swift.max(0, Int(count)) {
+                    let bits = Int32(readiness[i])
+                    events.append(PollEvent(
+                        token: tokens[i], readable: bits & CSYSTEMLINUX_READABLE != 0, writable: bits & CSYSTEMLINUX_WRITABLE != 0,
+                        peerClosed: bits & CSYSTEMLINUX_PEER_CLOSED != 0))
+                }
             }
         }
-        return addresses
-    }
-
-    /// `text` as an IP address (`inet_pton`): its canonical text (`::1` for `0:0::1`) and whether it
-    /// is IPv6; nil when it is neither an IPv4 nor an IPv6 address.
-    public static func parseIPAddress(_ text: String) -> (text: String, isIPv6: Bool)? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return (ipText(v4), false) }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return (ipText(v6), true) }
-        return nil
-    }
-
-    private static func ipText(_ address: in_addr) -> String {
-        var address = address
-        var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count))
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func ipText(_ address: in6_addr) -> String {
-        var address = address
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count))
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// This machine's name (`gethostname`), or nil when it fails or is empty.
-    public static func hostName() -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? nil : name
-    }
-
-    // MARK: - Private files and folders
-
-    /// Whether something exists at `path` (`access(F_OK)`).
-    public static func fileExists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
-    }
-
-    /// Whether `path` is a folder (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// Creates the folder `path` (one level) with `mode`, less the umask: true when it made it,
-    /// false when something already exists there (EEXIST).
-    @discardableResult
-    public static func makeDirectory(_ path: String, mode: Int) throws(SystemError) -> Bool {
-        if mkdir(path, mode_t(mode)) == 0 { return true }
-        let code = errno
-        if code == EEXIST { return false }
-        throw SystemError(code: code, function: "mkdir")
-    }
-
-    /// The current folder (`getcwd`), or nil when it cannot be named.
-    public static func currentDirectory() -> String? {
-        guard let cwd = getcwd(nil, 0) else { return nil }
-        defer { free(cwd) }
-        return String(cString: cwd)
-    }
-
-    /// The temporary file `writeFileAtomically` writes before renaming it over `path`:
-    /// `PATH.PID.tmp`, next to it (the same file system, so the rename is atomic).
-    public static func temporaryPath(for path: String) -> String {
-        "\(path).\(getpid()).tmp"
-    }
-
-    /// Replaces `path` whole with `bytes`: writes `temporaryPath(for: path)` with exactly `mode`
-    /// (`fchmod` after `open`: the umask may take bits away, never adds any), `fsync`s it and renames
-    /// it over `path`, so a crash leaves the old file or the new one, never half of one. On failure the
-    /// temporary file is removed; an error from `open` concerns the temporary file.
-    public static func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: Int) throws(SystemError) {
-        let temporary = temporaryPath(for: path)
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw SystemError(code: errno, function: "open") }
-        var failure: SystemError?
-        if fchmod(fd, mode_t(mode)) != 0 { failure = SystemError(code: errno, function: "fchmod") }
-        if failure == nil { failure = writeAll(fd, bytes) }
-        if failure == nil && fsync(fd) != 0 { failure = SystemError(code: errno, function: "fsync") }
-        close(fd)
-        if failure == nil && rename(temporary, path) != 0 { failure = SystemError(code: errno, function: "rename") }
-        if let failure {
-            _ = unlink(temporary)
-            throw failure
-        }
-    }
-
-    /// Opens `path` (creating it with `mode`) and locks it exclusively (`flock`), waiting while
-    /// another process holds it; the descriptor to hand to `unlockFile`.
-    public static func lockFile(_ path: String, mode: Int) throws(SystemError) -> Int32 {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw SystemError(code: errno, function: "open") }
-        while flock(fd, LOCK_EX) != 0 {
-            let code = errno
-            if code != EINTR {
-                close(fd)
-                throw SystemError(code: code, function: "flock")
-            }
-        }
-        return fd
-    }
-
-    /// Releases a lock from `lockFile` and closes its descriptor.
-    public static func unlockFile(_ fd: Int32) {
-        _ = flock(fd, LOCK_UN)
-        close(fd)
-    }
-
-    // MARK: - Time
-
-    /// Seconds since the Unix epoch (`time`).
-    public static func nowSeconds() -> Int {
-        Int(time(nil))
-    }
-
-    /// The UTC calendar date and time of `seconds` since the epoch (`gmtime_r`).
-    public static func utcCalendar(_ seconds: Int) -> CalendarTime {
-        var time = time_t(seconds)
-        var parts = tm()
-        _ = gmtime_r(&time, &parts)
-        return CalendarTime(
-            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec)
-        )
-    }
-
-    /// Seconds since the epoch of a UTC calendar date and time (`timegm`; out-of-range fields carry over).
-    public static func utcSeconds(_ date: CalendarTime) -> Int {
-        var parts = tm()
-        parts.tm_year = Int32(date.year - 1900)
-        parts.tm_mon = Int32(date.month - 1)
-        parts.tm_mday = Int32(date.day)
-        parts.tm_hour = Int32(date.hour)
-        parts.tm_min = Int32(date.minute)
-        parts.tm_sec = Int32(date.second)
-        return Int(timegm(&parts))
-    }
-
-    // MARK: - Errors
-
-    /// The C library's words for an errno value (`strerror`).
-    public static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
-    /// `errorText` of the calling thread's current errno, for C libraries that fail by setting it.
-    public static func lastErrorText() -> String {
-        errorText(errno)
     }
 }
+
+/// The backend `Poller` uses on this platform.
+typealias PlatformPoller = EpollBackend
 #endif

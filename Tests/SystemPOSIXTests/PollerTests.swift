@@ -1,5 +1,10 @@
 import Testing
 @testable import SystemPOSIX
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The poller the event loops stand on (epoll here, kqueue on a Mac): edge-triggered readiness of
 /// real loopback sockets, reported under the token each socket was registered with.
@@ -15,10 +20,10 @@ import Testing
         throw SystemError(code: 0, function: "accept")
     }
 
-    func take(_ poller: Int32) -> [PollEvent] {
+    func take(_ poller: Poller) -> [PollEvent] {
         var events: [PollEvent] = []
         for _ in 0..<200 {
-            System.pollerTake(poller, into: &events, max: 16)
+            poller.take(into: &events, max: 16)
             if !events.isEmpty { return events }
             System.sleep(microseconds: 5_000)
         }
@@ -28,14 +33,14 @@ import Testing
     @Test func reportsEachEdgeOnceUnderItsTokenAndTheEndOfInput() throws {
         let (server, client, listener) = try pair()
         defer { [server, listener].forEach(System.close) }   // the client is closed below
-        let poller = try System.makePoller()
-        defer { System.close(poller) }
-        try System.pollerAdd(poller, server, token: 42)
+        let poller = try Poller()
+        defer { poller.close() }
+        try poller.add(server, token: 42)
         // Registered: writable at once (room to send), nothing to read.
         let first = take(poller)
         #expect(first.contains { $0.token == 42 && $0.writable && !$0.readable })
         var none: [PollEvent] = []
-        System.pollerTake(poller, into: &none, max: 16)
+        poller.take(into: &none, max: 16)
         #expect(none.isEmpty)   // edge-triggered: said once
 
         _ = try Array("ping".utf8).withUnsafeBytes { try System.send(client, $0.baseAddress!, $0.count) }
@@ -45,8 +50,20 @@ import Testing
         let closing = take(poller)
         #expect(closing.contains { $0.token == 42 && $0.readable && $0.peerClosed })
 
-        System.pollerRemove(poller, server)
-        System.pollerTake(poller, into: &none, max: 16)
+        poller.remove(server)
+        poller.take(into: &none, max: 16)
         #expect(none.isEmpty)
+    }
+
+    /// A refusal comes back with the call and its reason, not as a bare failure.
+    @Test func aRefusedRegistrationSaysWhy() throws {
+        let poller = try Poller()
+        defer { poller.close() }
+        #expect {
+            try poller.add(-1, token: 1)
+        } throws: { error in
+            let failure = error as? SystemError
+            return failure?.code == EBADF && failure?.description.hasSuffix(System.errorText(EBADF)) == true
+        }
     }
 }
