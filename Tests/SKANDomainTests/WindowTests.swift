@@ -2,11 +2,15 @@ import Testing
 @testable import SKANDomain
 
 @Suite struct WindowTests {
-    @Test(arguments: [
-        (Int64(0), SKANWindow.p0), (48 * hour - 1, .p0), (48 * hour, .p1),
+    /// Time since the first call and its window. Typed here, not a literal in `@Test(arguments:)`:
+    /// Swift 6.0 cannot type-check that literal in reasonable time.
+    static let edgeCases: [(Int64, SKANWindow)] = [
+        (0, .p0), (48 * hour - 1, .p0), (48 * hour, .p1),
         (7 * day - 1, .p1), (7 * day, .p2), (35 * day - 1, .p2), (35 * day, .over), (400 * day, .over),
         (-hour, .p0),
-    ])
+    ]
+
+    @Test(arguments: edgeCases)
     func edges(_ elapsed: Int64, _ expected: SKANWindow) {
         #expect(SKANWindow.at(firstCallSeconds: T0, nowMilliseconds: (T0 + elapsed) * 1000) == expected)
     }

@@ -12,7 +12,8 @@ struct PhoneSetupTests {
 
     @Test func caPEMIsTheTrustAnchor() throws {
         let setup = PhoneSetup(trustAnchor: Self.ca.certificate)
-        #expect(setup.caPEM == (try String(contentsOfFile: Self.ca.certificatePath, encoding: .utf8)))
+        let certificateFile = try String(contentsOfFile: Self.ca.certificatePath, encoding: .utf8)
+        #expect(setup.caPEM == certificateFile)
         #expect(setup.caPEM.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
     }
 

@@ -26,7 +26,8 @@ struct UserCertificateTests {
         let identity = try TLSIdentity.load(certificateFile: files.cert, keyFile: files.key)
         #expect(identity.chain.count == 1)
         #expect(identity.trustAnchor.commonName == "user.example.test")
-        #expect(identity.chainPEM == (try String(contentsOfFile: files.cert, encoding: .utf8)))
+        let certificateFile = try String(contentsOfFile: files.cert, encoding: .utf8)
+        #expect(identity.chainPEM == certificateFile)
         // An RSA certificate gets the ECDHE-RSA suites of the list.
         let server = try TLSSession(context: try TLSContext(identity: identity))
         let client = TestTLSClient(maxVersion: TLS1_2_VERSION, serverName: "user.example.test")

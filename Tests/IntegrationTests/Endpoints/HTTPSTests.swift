@@ -173,7 +173,8 @@ struct HTTPSTests {
                                          stateDirectory: folder.file("unused-state"))
         })
         let served = try mock.client.get(mock.url("/__admin/ca.pem")).text
-        #expect(served == (try String(contentsOfFile: folder.file("cert.pem"), encoding: .utf8)))
+        let certificateFile = try String(contentsOfFile: folder.file("cert.pem"), encoding: .utf8)
+        #expect(served == certificateFile)
         let client = CurlClient()
         client.tls = CurlClient.TLSSettings(caFile: folder.file("cert.pem"))
         #expect(try client.get(https(mock, "/__admin/health")).status == 200)
