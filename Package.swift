@@ -19,6 +19,25 @@ let tlsPlatforms: [Platform]? = {
     }
 }()
 
+// `--upstream` (compare with production) sends requests on with libcurl, which every Mac has and
+// Linux has once its headers are installed (Debian: libcurl4-openssl-dev, which Tests/test.sh and
+// the Dockerfile install); without them the server builds and `--upstream` says what to install.
+// SKAN_MOCK_UPSTREAM_CLIENT=0 leaves it out everywhere. Code that uses it is under
+// `#if SKAN_MOCK_UPSTREAM`.
+let upstreamPlatforms: [Platform]? = {
+    if Context.environment["SKAN_MOCK_UPSTREAM_CLIENT"] == "0" { return nil }
+    let headers = ["/usr/include/curl/curl.h", "/usr/include/x86_64-linux-gnu/curl/curl.h", "/usr/include/aarch64-linux-gnu/curl/curl.h"]
+    return headers.contains { FileManager.default.fileExists(atPath: $0) } ? [.linux, .macOS] : [.macOS]
+}()
+
+/// The upstream client, on the platforms that have libcurl.
+func upstream() -> [Target.Dependency] {
+    guard let platforms = upstreamPlatforms else { return [] }
+    return [.target(name: "UpstreamHTTP", condition: .when(platforms: platforms))]
+}
+
+let upstreamDefine: [SwiftSetting] = upstreamPlatforms.map { [.define("SKAN_MOCK_UPSTREAM", .when(platforms: $0))] } ?? []
+
 /// Dependencies on the TLS targets, on the platforms that have them.
 func tls(_ names: String...) -> [Target.Dependency] {
     guard let platforms = tlsPlatforms else { return [] }
@@ -62,9 +81,11 @@ let package = Package(
         .target(name: "SKANDomain"),
         .target(
             name: "SKANMock",
-            dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup"),
-            swiftSettings: tlsDefine
+            dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup") + upstream(),
+            swiftSettings: tlsDefine + upstreamDefine
         ),
+        // libcurl's multi interface as the client of `--upstream` (knows nothing of SKAN).
+        .target(name: "UpstreamHTTP", dependencies: ["CCurl"]),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANMockClient"),
         .systemLibrary(
@@ -89,7 +110,7 @@ let package = Package(
             ] + tls("SKANTLS"),
             swiftSettings: tlsDefine
         ),
-        // libcurl drives the integration tests only; nothing in Sources links it.
+        // libcurl drives the integration tests and the upstream client (UpstreamHTTP).
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -106,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "SystemPOSIX", "CCurl"],
-            swiftSettings: tlsDefine
+            swiftSettings: tlsDefine + upstreamDefine
         ),
     ],
     swiftLanguageModes: [.v6]

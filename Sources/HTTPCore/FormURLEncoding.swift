@@ -93,6 +93,24 @@ public enum FormURLEncoding {
     /// The bytes the field loop stops at.
     private static let special = ByteScan.Set(UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "+"))
 
+    /// Percent-encodes `text` as a query's name or value: RFC 3986's unreserved characters stay as
+    /// they are, every other byte of its UTF-8 becomes `%XX`.
+    public static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public static func percentDecode<Text: StringProtocol>(_ text: Text, plusAsSpace: Bool = true) -> String {
         if let result = text.utf8.withContiguousStorageIfAvailable({ decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }) {
             return result

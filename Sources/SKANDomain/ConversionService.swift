@@ -109,16 +109,22 @@ public final class ConversionService: Sendable {
     /// counted, values answered, locks). With `commit` false the answer is what the request would
     /// get, computed on a copy: a request whose answer a fault replaces leaves no trace, so the
     /// client's retry gets the same answer. `unmatched` is not answered here (see `refused`).
-    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true) -> SKANOutcome {
+    ///
+    /// `adopting` is the answer the client really got when it was not the model's (`--upstream-mode
+    /// proxy` passes production's): the outcome still carries what the model would have answered,
+    /// but the device's state remembers the adopted values, since the client acts on those.
+    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
+                       adopting adopted: AppliedAnswer? = nil) -> SKANOutcome {
         let now = clock.nowMilliseconds()
         let parameters = request.parameters
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
         let outcome: SKANOutcome
         switch endpoint {
-        case .skan3: outcome = handleSKAN3(common, &reader, path: request.path, now, commit)
-        case .skan4: outcome = handleSKAN4(common, &reader, path: request.path, now, commit)
-        case .launch, .event, .launch2, .event2: outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit)
+        case .skan3: outcome = handleSKAN3(common, &reader, path: request.path, now, commit, adopted)
+        case .skan4: outcome = handleSKAN4(common, &reader, path: request.path, now, commit, adopted)
+        case .launch, .event, .launch2, .event2:
+            outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit, adopted)
         case .unmatched:
             outcome = SKANOutcome.refused(.unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
@@ -177,7 +183,7 @@ public final class ConversionService: Sendable {
     // MARK: SKAN 3
 
     private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-                             _ commit: Bool) -> SKANOutcome {
+                             _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
         let p = SKAN3Parameters.parse(&reader)
         identityFindings(.skan3, common, &reader, path: path)
         var findings = reader.findings
@@ -227,7 +233,11 @@ public final class ConversionService: Sendable {
                     }
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
-                device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
+                if let adopted {
+                    if adopted.ok, let value = adopted.value { device.skan3.lastValueReturned = value }
+                } else {
+                    device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
+                }
                 return (body, true)
             }
             if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
@@ -239,7 +249,7 @@ public final class ConversionService: Sendable {
     // MARK: SKAN 4
 
     private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-                             _ commit: Bool) -> SKANOutcome {
+                             _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
         let p = SKAN4Parameters.parse(&reader)
         identityFindings(.skan4, common, &reader, path: path)
         if p.firstCall == nil && !reader.has(p.firstCallName) {
@@ -254,7 +264,7 @@ public final class ConversionService: Sendable {
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
-                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true) { fine, answer in
+                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true, adopting: adopted) { fine, answer in
                     SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
@@ -283,7 +293,7 @@ public final class ConversionService: Sendable {
     /// becomes device state, since only values actually sent may be held against later requests.
     private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
                                 _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
-                                _ hits: inout EntryHits, _ now: Int64, answering: Bool, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+                                _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
@@ -304,6 +314,14 @@ public final class ConversionService: Sendable {
                 message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"))
         }
         if let event { DeviceState.count(event, in: &device.events[n]) }
+        if let adopted, adopted.ok, adopted.value != nil || adopted.coarse != nil || adopted.lock != nil {
+            // The client got another answer than the model's: its values are the device's now.
+            let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
+            let adoptedFine = n == 0 ? (adopted.value ?? current) : current
+            device.lastReturned[n] = ModelAnswer(fine: adoptedFine, coarse: adopted.coarse, lock: adopted.lock ?? false)
+            if adopted.lock == true { device.lockedByServer[n] = true }
+            if n == 0 { device.p0Fine = adoptedFine }
+        }
         guard answering, let table = model.skan4[n] else { return SKANResponse.ok() }
         let days = floorDivide(saturatingSubtract(floorDivide(now, 1000), first), 86_400)
         var context = EvaluationContext(
@@ -319,6 +337,8 @@ public final class ConversionService: Sendable {
         guard let answer = chosen else { return SKANResponse.ok() }
         let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
         let fine = n == 0 ? (answer.fine ?? current) : current
+        // What the model would answer is rendered; only an answer the client got is remembered.
+        if adopted != nil { return render(fine, answer) }
         device.lastReturned[n] = ModelAnswer(fine: fine, coarse: answer.coarse, lock: answer.lock)
         if answer.lock { device.lockedByServer[n] = true }
         if n == 0 { device.p0Fine = fine }
@@ -331,7 +351,7 @@ public final class ConversionService: Sendable {
     /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
     /// gets no lock finding.
     private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
-                           _ now: Int64, _ commit: Bool) -> SKANOutcome {
+                           _ now: Int64, _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
         let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: path)
         let p = s2s.skan
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
@@ -347,7 +367,7 @@ public final class ConversionService: Sendable {
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue { lockParameterFinding(p, window, &findings) }
             let body = withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
-                let body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue) { fine, _ in
+                let body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue, adopting: adopted) { fine, _ in
                     SKANResponse.s2s(fine)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }

@@ -43,6 +43,13 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case methodNotAllowed = "method_not_allowed"
     /// A body that is not a form (a JSON body, say): Singular reads parameters from the query string.
     case unsupportedBody = "unsupported_body"
+    /// `--upstream`: the upstream answered something a client would apply differently (value,
+    /// coarse value, lock, ok or error).
+    case differsFromUpstream = "differs_from_upstream"
+    /// `--upstream`: the upstream could not be reached (refused, reset, name, certificate).
+    case upstreamUnreachable = "upstream_unreachable"
+    /// `--upstream`: the upstream did not answer within `--upstream-timeout`.
+    case upstreamTimeout = "upstream_timeout"
 }
 
 /// One thing the server noticed about a request: which parameter, a stable code, and a message a

@@ -16,4 +16,6 @@ struct AppContext: Sendable {
     /// Known once the server listens.
     let ports: ListeningPorts
     let startup: StartupState
+    /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
+    var upstream: Upstream? = nil
 }

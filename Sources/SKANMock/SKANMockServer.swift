@@ -19,6 +19,7 @@ public final class SKANMockServer: Sendable {
     private let ports = ListeningPorts()
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
+    private let upstream: Upstream?
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
     /// the open-file limit could not be raised.
     public let notices: [String]
@@ -52,13 +53,15 @@ public final class SKANMockServer: Sendable {
             throw StartupError(description: error.description)
         }
 
-        let context = AppContext(
+        upstream = try options.upstream.map { options throws(StartupError) in try Upstream(options) }
+        var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
             bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
             ports: ports,
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
+        context.upstream = upstream
         var limits = options.limits
         let budget = DescriptorBudget.fit(
             maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
@@ -147,6 +150,7 @@ public final class SKANMockServer: Sendable {
         journal.waiters.expireAll()
         http.shutdown(gracePeriod: gracePeriod)
         httpsServer?.shutdown(gracePeriod: gracePeriod)
+        upstream?.stop()
         sink?.flush()
     }
 

@@ -23,6 +23,9 @@ public struct ServerOptions: Sendable {
     /// A second, HTTPS port with the same routes (`--https-port`); nil serves plain HTTP only.
     public var https: HTTPSOptions?
     public var limits = HTTPLimits()
+    /// `--upstream`: compare the model's answers with the real service's (shadow), or answer
+    /// with the real service's and record the model's beside them (proxy).
+    public var upstream: UpstreamOptions?
 
     public init() {}
 

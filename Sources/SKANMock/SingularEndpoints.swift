@@ -63,12 +63,18 @@ struct SingularEndpoints: Sendable {
         }
         // 4. Fault: decided first, so that a request whose answer a fault replaces leaves the
         //    device's state as it was (the client's retry gets the answer this one would have had).
+        let baseExtra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)] + routeMembers
+        if let upstream = context.upstream, upstream.options.mode == .proxy {
+            // The client gets production's answer; the model's is computed beside it.
+            proxy(request, skanRequest, endpoint, upstream, added: route?.added ?? [], extra: baseExtra, started: started, writer)
+            return
+        }
         let fault = context.faults.decide(for: endpoint)
         // 5. State change, with the service's answer.
         let outcome = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
         var status = outcome.status
         var body = outcome.body
-        var extra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)] + routeMembers
+        var extra = baseExtra
         if !fault.isEmpty {
             switch fault.answer {
             case .status(let code)?:
@@ -88,26 +94,88 @@ struct SingularEndpoints: Sendable {
         }
         // 6. Journal and metrics, then 7. the answer.
         let duration = MonotonicClock.microseconds() - started
+        let faultName = fault.answer?.name ?? (fault.delayMilliseconds != nil ? "delay" : nil)
+        let isDrop = fault.answer == .dropConnection
+        let response = HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100)))
+        if let upstream = context.upstream {
+            // Shadow: the client is answered now; the entry waits for the upstream's answer (at
+            // most the upstream timeout) so that it holds both.
+            reply(response, drop: isDrop, delay: fault.delayMilliseconds, writer)
+            let (status, body, extra) = (status, body, extra)
+            upstream.forward(request, endpoint: endpoint, added: route?.added ?? []) { [context] upstreamReply in
+                var outcome = outcome
+                outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply)
+                context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
+                                       extra: extra + [JSONMember("upstream", upstreamReply.json)])
+                context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: faultName)
+            }
+            return
+        }
         context.journal.record(
             request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration, extra: extra
         )
         context.metrics.record(
-            endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration,
-            fault: fault.answer?.name ?? (fault.delayMilliseconds != nil ? "delay" : nil)
+            endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: faultName
         )
-        let isDrop = fault.answer == .dropConnection
-        let response = HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100)))
-        if let delay = fault.delayMilliseconds {
+        reply(response, drop: isDrop, delay: fault.delayMilliseconds, writer)
+    }
+
+    /// Sends the answer, or drops the connection, now or after an injected delay (a timer, never a
+    /// blocked thread).
+    private func reply(_ response: HTTPResponse, drop: Bool, delay: Int?, _ writer: HTTPResponseWriter) {
+        if let delay {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
-                Self.reply(response, drop: isDrop, writer)
+                Self.reply(response, drop: drop, writer)
             }
         } else {
-            Self.reply(response, drop: isDrop, writer)
+            Self.reply(response, drop: drop, writer)
         }
     }
 
     private static func reply(_ response: HTTPResponse, drop: Bool, _ writer: HTTPResponseWriter) {
         if drop { writer.dropConnection() } else { writer.send(response) }
+    }
+
+    /// What the comparison with the upstream found: a difference the app would notice, or the
+    /// upstream's failure.
+    static func findings(comparing model: (status: Int, body: [UInt8]), with reply: Upstream.Reply) -> [ValidationFinding] {
+        switch reply {
+        case .answered(let status, let body, _):
+            return UpstreamComparison.finding(model: model, upstream: (status, body)).map { [$0] } ?? []
+        case .failed(let code, let reason, _):
+            return [UpstreamComparison.failure(code, reason: reason)]
+        }
+    }
+
+    /// `--upstream-mode proxy`: the upstream answers the client (status and body as received, or a
+    /// 502 in Singular's shape when it cannot); the model's answer is computed beside it, and the
+    /// device's state follows what the client got.
+    private func proxy(_ request: HTTPRequest, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint, _ upstream: Upstream,
+                       added: [RouteAlias.Parameter], extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter) {
+        upstream.forward(request, endpoint: endpoint, added: added) { [context] upstreamReply in
+            let status: Int
+            let body: [UInt8]
+            var outcome: SKANOutcome
+            switch upstreamReply {
+            case .answered(let upstreamStatus, let upstreamBody, _):
+                status = upstreamStatus
+                body = upstreamBody
+                let adopted = AppliedAnswer(status: upstreamStatus, body: upstreamBody) ?? AppliedAnswer(ok: false)
+                outcome = context.service.handle(endpoint, skanRequest, commit: true, adopting: adopted)
+            case .failed(_, let reason, _):
+                status = 502
+                body = SKANResponse.error("skan-mock could not get the upstream's answer: \(reason)")
+                outcome = context.service.handle(endpoint, skanRequest, commit: false)
+            }
+            let model = JSONValue.object([JSONMember("status", .int(Int64(outcome.status))),
+                                          JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))])
+            outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply)
+            let duration = MonotonicClock.microseconds() - started
+            context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
+                                   extra: extra + [JSONMember("upstream", upstreamReply.json), JSONMember("model", model)])
+            context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: nil)
+            writer.send(HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100))))
+        }
     }
 
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that

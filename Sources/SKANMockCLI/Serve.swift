@@ -66,6 +66,18 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Folder of the local CA, created (mode 0700) the first time HTTPS is served. [env: SKAN_MOCK_STATE_DIR, default: ~/.skan-mock]", valueName: "dir"))
     var stateDir: String?
 
+    @Option(help: ArgumentHelp("Send every Singular request on to this service too (e.g. https://sdk-api-v1.singular.net) and compare its answers with the model's. [env: SKAN_MOCK_UPSTREAM]", valueName: "url"))
+    var upstream: String?
+
+    @Option(help: ArgumentHelp("shadow: the client gets the model's answer, the upstream's is journaled beside it; proxy: the client gets the upstream's, the model's is journaled beside it. [env: SKAN_MOCK_UPSTREAM_MODE, default: shadow]", valueName: "mode"))
+    var upstreamMode: String?
+
+    @Option(help: ArgumentHelp("Seconds the upstream has to answer. [env: SKAN_MOCK_UPSTREAM_TIMEOUT, default: 5]", valueName: "seconds"))
+    var upstreamTimeout: Double?
+
+    @Option(help: ArgumentHelp("Trust this CA certificate (PEM) for an HTTPS upstream instead of the system's store. [env: SKAN_MOCK_UPSTREAM_CA]", valueName: "file"))
+    var upstreamCa: String?
+
     func validate() throws {
         let environment = Environment()
         if (tlsCert ?? environment["SKAN_MOCK_TLS_CERT"] == nil) != (tlsKey ?? environment["SKAN_MOCK_TLS_KEY"] == nil) {
@@ -109,6 +121,12 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(64)
         }
+        do {
+            options.upstream = try resolvedUpstream(environment)
+        } catch {
+            StandardStreams.error("skan-mock: \(error)")
+            throw ExitCode(64)
+        }
         if let conflict = RouteAlias.conflict(in: options.routes) {
             StandardStreams.error("skan-mock: \(conflict)")
             throw ExitCode(64)
@@ -143,7 +161,31 @@ struct Serve: ParsableCommand {
         StandardStreams.output("skan-mock listening on \(server.url)")
         if let httpsURL = server.httpsURL { StandardStreams.output("skan-mock listening on \(httpsURL)") }
         for line in server.networkURLs() { StandardStreams.output(line) }
+        if let upstream = options.upstream {
+            let who = upstream.mode == .shadow ? "the client gets the model's answers" : "the client gets the upstream's answers"
+            StandardStreams.error("skan-mock: \(upstream.mode.rawValue) of \(upstream.baseURL): \(who), the journal holds both (requests carry device ids: use test devices only)")
+        }
         withExtendedLifetime(signalSources) { dispatchMain() }
+    }
+
+    /// `--upstream` and its options, from the command line or the environment; nil without a URL.
+    private func resolvedUpstream(_ environment: Environment) throws -> UpstreamOptions? {
+        guard let url = upstream ?? environment["SKAN_MOCK_UPSTREAM"], !url.isEmpty else { return nil }
+        let modeName = upstreamMode ?? environment["SKAN_MOCK_UPSTREAM_MODE"] ?? "shadow"
+        guard let mode = UpstreamOptions.Mode(rawValue: modeName) else {
+            throw ValidationError("--upstream-mode \(modeName): use shadow or proxy")
+        }
+        var timeout = upstreamTimeout ?? 5
+        if upstreamTimeout == nil, let text = environment["SKAN_MOCK_UPSTREAM_TIMEOUT"] {
+            guard let seconds = Double(text) else { throw ValidationError("SKAN_MOCK_UPSTREAM_TIMEOUT must be a number of seconds, not '\(text)'") }
+            timeout = seconds
+        }
+        let ca = upstreamCa ?? environment["SKAN_MOCK_UPSTREAM_CA"]
+        do {
+            return try UpstreamOptions(baseURL: url, mode: mode, timeoutSeconds: timeout, caFile: ca.flatMap { $0.isEmpty ? nil : $0 })
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     private func resolvedHTTPSPort() throws -> Int? {

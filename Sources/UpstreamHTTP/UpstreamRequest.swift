@@ -1,0 +1,35 @@
+/// One request for the upstream: what skan-mock received, addressed to the upstream's base URL.
+public struct UpstreamRequest: Sendable {
+    public var method: String
+    /// The whole URL: the upstream's base, the path, and the query.
+    public var url: String
+    /// Headers as `Name: value` lines; never the admin token (the caller picks them).
+    public var headers: [String]
+    public var body: [UInt8]
+    /// Seconds for the whole exchange, connecting included.
+    public var timeoutSeconds: Double
+
+    public init(method: String, url: String, headers: [String] = [], body: [UInt8] = [], timeoutSeconds: Double) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// What the upstream did with a request.
+public enum UpstreamResult: Sendable, Equatable {
+    /// It answered: the status and the body as received, and the time from sending to the end.
+    case response(status: Int, body: [UInt8], durationMicros: Int64)
+    /// No answer within the timeout.
+    case timeout(durationMicros: Int64)
+    /// No answer at all (refused, reset, name or certificate failure), with libcurl's reason.
+    case unreachable(reason: String, durationMicros: Int64)
+
+    public var durationMicros: Int64 {
+        switch self {
+        case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros): micros
+        }
+    }
+}

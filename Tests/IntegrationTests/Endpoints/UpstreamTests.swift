@@ -1,0 +1,154 @@
+#if SKAN_MOCK_UPSTREAM
+import Foundation
+import SKANDomain
+import SKANMock
+import SystemPOSIX
+import Testing
+
+/// `--upstream` end to end, with no internet: the upstream is a second skan-mock with another
+/// model (over plain HTTP, and over HTTPS with its local CA as `--upstream-ca`), a port nothing
+/// listens on, and a socket that accepts and never answers.
+@Suite("Upstream: shadow and proxy")
+struct UpstreamTests {
+    /// A SKAN 4 session of Singular's snippet for `device`, in p0.
+    private func session(_ device: String) -> [(String, String)] {
+        [("a", "KEY"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
+         ("skan_current_conversion_value", "0"), ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+    }
+
+    private func mock(upstream url: String, mode: UpstreamOptions.Mode = .shadow, timeout: Double = 5, ca: String? = nil) throws -> TestSKANMock {
+        let options = try UpstreamOptions(baseURL: url, mode: mode, timeoutSeconds: timeout, caFile: ca)
+        return try TestSKANMock(configure: { $0.upstream = options })
+    }
+
+    /// Waits (no sleeps) for `count` entries of `device` and returns them.
+    private func entries(_ mock: TestSKANMock, device: String, count: Int = 1) throws -> [JSONValue] {
+        let waited = try mock.admin("/__admin/requests/wait?device=\(device)&count=\(count)&timeout_ms=20000")
+        #expect(waited["timed_out"] == false)
+        return waited["requests"]?.arrayValue ?? []
+    }
+
+    @Test func equalAnswersGiveNoFindingAndTheUpstreamIsJournaled() throws {
+        let production = try TestSKANMock()
+        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+        let answer = try mock.get("/api/v2/conversion_value", session("SAME"))
+        #expect(answer.text == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        let entry = try #require(try entries(mock, device: "SAME").first)
+        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+        #expect(entry["upstream"]?["status"] == 200)
+        #expect(entry["upstream"]?["body"]?.stringValue == answer.text)
+        #expect((entry["upstream"]?["duration_us"]?.intValue ?? -1) >= 0)
+        // The upstream got the request as the client sent it, on Singular's path.
+        let forwarded = try #require(try production.journal("device=SAME").first)
+        #expect(forwarded["path"] == "/api/v2/conversion_value")
+        #expect(forwarded["params"]?["skan_first_call_to_skadnetwork_timestamp"] == .string(String(TestSKANMock.start - 60)))
+    }
+
+    @Test func aDifferentAnswerIsAFindingThatSaysBothValues() throws {
+        let production = try TestSKANMock(configure: {
+            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
+        })
+        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+        #expect(try mock.get("/api/v2/conversion_value", session("DIFF")).status == 200)
+        let entry = try #require(try entries(mock, device: "DIFF").first)
+        let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "differs_from_upstream" })
+        #expect(finding["message"]?.stringValue == "the model answered ok, value 1, coarse 0, lock false where the upstream answered ok, value 0, coarse 0, lock false")
+        #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 1)
+    }
+
+    @Test func anUnreachableUpstreamLeavesTheClientsAnswerAlone() throws {
+        // A port that was just free: nothing listens there.
+        let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
+        let port = System.localPort(listener)
+        System.close(listener)
+        let mock = try mock(upstream: "http://127.0.0.1:\(port)")
+        let answer = try mock.get("/api/v2/conversion_value", session("DOWN"))
+        #expect(answer.text.hasPrefix(#"{"status":"ok","conversion_value":1"#))
+        let entry = try #require(try entries(mock, device: "DOWN").first)
+        #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
+        #expect(entry["upstream"]?["error"] == "unreachable")
+    }
+
+    /// An upstream that accepts and never answers: the client is answered at once, the entry
+    /// waits for the timeout and says so.
+    @Test func aSilentUpstreamTimesOutWithoutDelayingTheClient() throws {
+        let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+        defer { System.close(silent) }
+        let mock = try mock(upstream: "http://127.0.0.1:\(System.localPort(silent))", timeout: 1)
+        let answer = try mock.get("/api/v2/conversion_value", session("SLOW"))
+        #expect(answer.status == 200)
+        // Answered while the upstream is still being waited for: the entry is not there yet.
+        #expect(try mock.admin("/__admin/requests/count?device=SLOW")["count"] == 0)
+        let entry = try #require(try entries(mock, device: "SLOW").first)
+        #expect(entry["issues"]?[0]?["code"] == "upstream_timeout")
+        #expect(entry["upstream"]?["error"] == "timeout")
+    }
+
+    @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
+        let production = try TestSKANMock(configure: {
+            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
+        })
+        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
+        let answer = try mock.get("/api/v2/conversion_value", session("PROXY"))
+        #expect(answer.text == #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        let entry = try #require(try entries(mock, device: "PROXY").first)
+        #expect(entry["response"]?["body"]?.stringValue == answer.text)
+        #expect(entry["model"]?["body"]?.stringValue?.contains(#""conversion_value":1"#) == true)
+        #expect(entry["issues"]?[0]?["code"] == "differs_from_upstream")
+        // The device's state holds what the client got: production's 0, not the model's 1.
+        let device = try mock.admin("/__admin/devices/PROXY")
+        #expect(device["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
+    }
+
+    @Test func proxyAnswers502InSingularsShapeWhenTheUpstreamIsDown() throws {
+        let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
+        let port = System.localPort(listener)
+        System.close(listener)
+        let mock = try mock(upstream: "http://127.0.0.1:\(port)", mode: .proxy)
+        let answer = try mock.get("/api/v2/conversion_value", session("GONE"))
+        #expect(answer.status == 502)
+        let body = try JSONParser.parse(answer.body)
+        #expect(body["status"] == "error")
+        #expect(body["reason"]?.stringValue?.hasPrefix("skan-mock could not get the upstream's answer") == true)
+        let entry = try #require(try entries(mock, device: "GONE").first)
+        #expect(entry["response"]?["status"] == 502)
+        #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
+        // Nothing was answered by the model, so the device has no state from it.
+        #expect(try mock.client.get(mock.url("/__admin/devices/GONE")).status == 404)
+    }
+
+    #if SKAN_MOCK_TLS
+    /// An HTTPS upstream verified against the CA given with `--upstream-ca`, and refused without it.
+    @Test func anHTTPSUpstreamIsVerifiedAgainstTheGivenCA() throws {
+        let folder = NSTemporaryDirectory() + "skan-upstream-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let production = try TestSKANMock(configure: { $0.https = HTTPSOptions(port: 0, stateDirectory: folder) })
+        let url = "https://127.0.0.1:\(try #require(production.server.httpsPort))"
+        let trusting = try mock(upstream: url, ca: folder + "/ca.pem")
+        #expect(try trusting.get("/api/v2/conversion_value", session("TLS")).status == 200)
+        let entry = try #require(try entries(trusting, device: "TLS").first)
+        #expect(entry["upstream"]?["status"] == 200)
+        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+        #expect(try production.journal("device=TLS").first?["tls"]?.stringValue?.hasPrefix("TLSv1.") == true)
+
+        // The system's store does not know skan-mock's local CA: the certificate is refused.
+        let strict = try mock(upstream: url)
+        _ = try strict.get("/api/v2/conversion_value", session("TLS-2"))
+        let refused = try #require(try entries(strict, device: "TLS-2").first)
+        #expect(refused["issues"]?[0]?["code"] == "upstream_unreachable")
+    }
+    #endif
+
+    @Test func badUpstreamOptionsAreRefused() {
+        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "sdk-api-v1.singular.net") }
+        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host/api/v2") }
+        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host", timeoutSeconds: 0) }
+        #expect((try? UpstreamOptions(baseURL: "https://host:8443/"))?.baseURL == "https://host:8443")
+        #expect(throws: SKANMockServer.StartupError.self) {
+            _ = try TestSKANMock(configure: { $0.upstream = try? UpstreamOptions(baseURL: "https://host", caFile: "/nonexistent/ca.pem") })
+        }
+    }
+}
+#endif
