@@ -107,7 +107,8 @@ fi
 binary="$(cd "$src" && "${build_cmd[@]}" --scratch-path "$scratch" --show-bin-path)/skan-mock"
 [ -x "$binary" ] || fail "no binary at $binary"
 say "binary built in $(( $(date +%s) - t0 )) s: $(du -h "$binary" | cut -f1)"
-if ldd "$binary" | grep -q 'libcurl'; then fail "the server binary links libcurl"; fi
+# The binary's libraries must all be in the runtime stage: OpenSSL, libqrencode, libcurl (--upstream).
+if ! ldd "$binary" | grep -q 'libcurl'; then fail "the server binary does not link libcurl: --upstream would be missing from the image"; fi
 if ldd "$binary" | grep -q 'libswiftCore'; then fail "the Swift standard library is not linked statically"; fi
 
 # --- 3. the base image -------------------------------------------------------------------------

@@ -26,7 +26,13 @@ struct AdminRoutes: Sendable {
         router.on(.get, "/__admin/requests/wait") { request, _, writer in waitForRequests(request, writer) }
         router.on(.get, "/__admin/report") { request, _, writer in
             writer.send(withFilter(request) { filter in
-                Self.json(JournalReport(entries: journal.query(filter).entries.map(\.json)).json)
+                let entries = journal.query(filter).entries.map(\.json)
+                guard context.upstream != nil, case .object(var members) = JournalReport(entries: entries).json else {
+                    return Self.json(JournalReport(entries: entries).json)
+                }
+                // With --upstream: how the model's answers compared with the upstream's.
+                members.append(JSONMember("upstream", UpstreamReport(entries: entries).json))
+                return Self.json(.object(members))
             })
         }
         router.on(.get, "/__admin/requests/mark") { _, _, writer in

@@ -490,6 +490,16 @@ components:
         fault: {type: object}
         clock_offset_s: {type: integer}
         tls: {type: [string, 'null'], description: 'The TLS version of an HTTPS request (TLSv1.3), null for plain HTTP.'}
+        route_params:
+          type: object
+          description: 'The parameters a --route alias added (not sent by the client).'
+          additionalProperties: {type: string}
+        upstream:
+          type: object
+          description: 'With --upstream: the upstream''s answer ({status, body, duration_us}) or why there was none ({error: timeout|unreachable, reason, duration_us}).'
+        model:
+          type: object
+          description: 'With --upstream-mode proxy: what the model would have answered ({status, body}).'
     Coverage:
       type: object
       required: [model, answered, entries, never]
@@ -582,6 +592,42 @@ components:
             properties:
               line: {type: integer, minimum: 1}
               reason: {type: string}
+        upstream:
+          description: 'With --upstream only: how the model''s answers compared with the upstream''s.'
+          type: object
+          required: [compared, matched, differed, failed, not_compared, groups, examples]
+          properties:
+            compared: {type: integer, minimum: 0}
+            matched: {type: integer, minimum: 0}
+            differed: {type: integer, minimum: 0}
+            failed: {type: integer, minimum: 0}
+            not_compared: {type: integer, minimum: 0}
+            groups:
+              type: array
+              items:
+                type: object
+                required: [endpoint, window, compared, matched, differed, failed]
+                properties:
+                  endpoint: {type: string}
+                  window: {type: string}
+                  compared: {type: integer, minimum: 0}
+                  matched: {type: integer, minimum: 0}
+                  differed: {type: integer, minimum: 0}
+                  failed: {type: integer, minimum: 0}
+            examples:
+              type: array
+              items:
+                type: object
+                required: [id, device, endpoint, window, kind, message, model, upstream]
+                properties:
+                  id: {type: [integer, 'null']}
+                  device: {type: [string, 'null']}
+                  endpoint: {type: string}
+                  window: {type: string}
+                  kind: {type: string, enum: [differs_from_upstream, upstream_timeout, upstream_unreachable]}
+                  message: {type: string}
+                  model: {type: string}
+                  upstream: {type: string}
     FaultRule:
       type: object
       required: [endpoint, type]

@@ -141,6 +141,42 @@ struct UpstreamTests {
     }
     #endif
 
+    /// The report says how the run compared, and `skan-mock compare` says the same of the log file,
+    /// failing CI with --fail-on-differences.
+    @Test func theReportAndTheCompareCommandSumUpTheRun() throws {
+        let production = try TestSKANMock(configure: {
+            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
+        })
+        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+        _ = try mock.get("/api/v2/conversion_value", session("R-1"))
+        _ = try mock.get("/api/v1/conversion_value", [("idfv", "R-1"), ("conversion_value", "0")])
+        _ = try mock.get("/api/v1/launch", [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "R-1")])
+        _ = try entries(mock, device: "R-1", count: 3)
+        let upstream = try #require(try mock.admin("/__admin/report")["upstream"])
+        #expect(upstream["compared"] == 3)
+        #expect(upstream["matched"] == 1)
+        #expect(upstream["differed"] == 2)
+        #expect(upstream["examples"]?[0]?["kind"] == "differs_from_upstream")
+        mock.server.flushJournalLog()
+
+        let binary = try #require(ProcessLifecycleTests.executable)
+        for (arguments, status) in [([String](), Int32(0)), (["--fail-on-differences"], Int32(1))] {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["compare", mock.logPath] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == status)
+            #expect(text.hasPrefix("3 answers compared with the upstream: 1 matched, 2 differed, 0 without an upstream answer"))
+            #expect(text.contains("skan4 p0: 1 compared, 0 matched, 1 differed"))
+            #expect(text.contains("launch -: 1 compared, 1 matched, 0 differed"))
+        }
+    }
+
     @Test func badUpstreamOptionsAreRefused() {
         #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "sdk-api-v1.singular.net") }
         #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host/api/v2") }

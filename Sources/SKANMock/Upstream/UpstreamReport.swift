@@ -1,0 +1,141 @@
+import SKANDomain
+
+/// A journal of an `--upstream` run summed up: per endpoint and window, how many answers matched
+/// the upstream's and how many did not, with the first examples of each kind (the model's answer
+/// beside the upstream's, and the request's id and device). The one place `skan-mock compare` and
+/// `GET /__admin/report` build it; pure, so it is tested without sockets or files.
+public struct UpstreamReport: Sendable, Equatable {
+    /// The answers of one endpoint in one window (`-` for none).
+    public struct Group: Sendable, Equatable {
+        public var endpoint: String
+        public var window: String
+        public var matched = 0
+        public var differed = 0
+        /// No answer from the upstream (timeout or unreachable).
+        public var failed = 0
+
+        public var compared: Int { matched + differed + failed }
+    }
+
+    /// One request whose answers did not match, or whose upstream did not answer.
+    public struct Example: Sendable, Equatable {
+        public var requestId: Int64?
+        public var device: String?
+        public var endpoint: String
+        public var window: String
+        /// `differs_from_upstream`, `upstream_timeout` or `upstream_unreachable`.
+        public var kind: String
+        public var model: String
+        public var upstream: String
+        public var message: String
+    }
+
+    /// Examples kept per kind.
+    public static let examplesPerKind = 3
+    static let kinds: Set<String> = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"]
+
+    public var groups: [Group] = []
+    public var examples: [Example] = []
+    /// Entries of the journal that were not compared (no `upstream`: a run without `--upstream`,
+    /// or a request refused before it was sent on).
+    public var notCompared = 0
+    public var unreadableLines: [JournalReport.UnreadableLine] = []
+
+    public var matched: Int { groups.reduce(0) { $0 + $1.matched } }
+    public var differed: Int { groups.reduce(0) { $0 + $1.differed } }
+    public var failed: Int { groups.reduce(0) { $0 + $1.failed } }
+    public var compared: Int { matched + differed + failed }
+    /// Whether CI should fail (`--fail-on-differences`): a difference, an upstream that did not
+    /// answer, or a line that is not a journal entry.
+    public var hasDifferences: Bool { differed > 0 || failed > 0 || !unreadableLines.isEmpty }
+
+    public init() {}
+
+    /// Journal entries as the journal holds them (the admin route).
+    public init(entries: [JSONValue]) {
+        for entry in entries { add(entry) }
+    }
+
+    /// A JSON Lines journal (the `--log` file); a line that is not a JSON object is listed, never fatal.
+    public init(jsonLines bytes: [UInt8]) {
+        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            guard let entry = try? JSONParser.parse(Array(trimmed)), entry.objectValue != nil else {
+                unreadableLines.append(JournalReport.UnreadableLine(line: n + 1, reason: "not a JSON object"))
+                continue
+            }
+            add(entry)
+        }
+    }
+
+    private mutating func add(_ entry: JSONValue) {
+        guard let upstream = entry["upstream"], upstream.objectValue != nil else {
+            notCompared += 1
+            return
+        }
+        let endpoint = entry["endpoint"]?.stringValue ?? "unmatched"
+        let window = entry["window"]?.stringValue ?? "-"
+        let issue = entry["issues"]?.arrayValue?.first { Self.kinds.contains($0["code"]?.stringValue ?? "") }
+        let kind = issue?["code"]?.stringValue
+        let position = groups.firstIndex { $0.endpoint == endpoint && $0.window == window } ?? {
+            groups.append(Group(endpoint: endpoint, window: window))
+            return groups.count - 1
+        }()
+        switch kind {
+        case nil: groups[position].matched += 1
+        case "differs_from_upstream"?: groups[position].differed += 1
+        default: groups[position].failed += 1
+        }
+        guard let kind, examples.filter({ $0.kind == kind }).count < Self.examplesPerKind else { return }
+        // Shadow: the client got the model's answer (`response`); proxy: the upstream's, and the
+        // model's is in `model`.
+        let model = entry["model"]?["body"]?.stringValue ?? entry["response"]?["body"]?.stringValue ?? ""
+        let theirs = upstream["body"]?.stringValue ?? upstream["error"]?.stringValue ?? ""
+        examples.append(Example(requestId: entry["id"]?.intValue, device: entry["device"]?.stringValue, endpoint: endpoint,
+                                window: window, kind: kind, model: model, upstream: theirs,
+                                message: issue?["message"]?.stringValue ?? ""))
+    }
+
+    /// The summary for a terminal.
+    public var text: String {
+        var lines = ["\(compared) \(compared == 1 ? "answer" : "answers") compared with the upstream: \(matched) matched, \(differed) differed, \(failed) without an upstream answer"
+            + (notCompared > 0 ? " (\(notCompared) not compared)" : "")]
+        for group in groups.sorted(by: { ($0.endpoint, $0.window) < ($1.endpoint, $1.window) }) {
+            lines.append("\(group.endpoint) \(group.window): \(group.compared) compared, \(group.matched) matched, \(group.differed) differed, \(group.failed) without an upstream answer")
+        }
+        for kind in ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"] {
+            let shown = examples.filter { $0.kind == kind }
+            guard !shown.isEmpty else { continue }
+            lines.append("\(kind):")
+            for example in shown {
+                lines.append("  #\(example.requestId.map(String.init) ?? "?") \(example.device ?? JournalReport.noDevice) \(example.endpoint) \(example.window): \(example.message)")
+                lines.append("    model:    \(example.model)")
+                lines.append("    upstream: \(example.upstream)")
+            }
+        }
+        for line in unreadableLines { lines.append("line \(line.line): \(line.reason)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The summary as JSON (`skan-mock compare --json`, and `upstream` in `GET /__admin/report`).
+    public var json: JSONValue {
+        .object([
+            JSONMember("compared", .int(Int64(compared))), JSONMember("matched", .int(Int64(matched))),
+            JSONMember("differed", .int(Int64(differed))), JSONMember("failed", .int(Int64(failed))),
+            JSONMember("not_compared", .int(Int64(notCompared))),
+            JSONMember("groups", .array(groups.map { group in
+                .object([JSONMember("endpoint", .string(group.endpoint)), JSONMember("window", .string(group.window)),
+                         JSONMember("compared", .int(Int64(group.compared))), JSONMember("matched", .int(Int64(group.matched))),
+                         JSONMember("differed", .int(Int64(group.differed))), JSONMember("failed", .int(Int64(group.failed)))])
+            })),
+            JSONMember("examples", .array(examples.map { example in
+                .object([JSONMember("id", example.requestId.map { .int($0) } ?? .null),
+                         JSONMember("device", example.device.map { .string($0) } ?? .null),
+                         JSONMember("endpoint", .string(example.endpoint)), JSONMember("window", .string(example.window)),
+                         JSONMember("kind", .string(example.kind)), JSONMember("message", .string(example.message)),
+                         JSONMember("model", .string(example.model)), JSONMember("upstream", .string(example.upstream))])
+            })),
+        ])
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import SKANMock
+
+/// `skan-mock compare JOURNAL.jsonl`: how the model's answers compared with the upstream's in a
+/// journal written with `--upstream` and `--log`, for a person or for CI.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare the model's answers with the upstream's in a journal written with --upstream and --log.",
+        discussion: """
+            Prints, per endpoint and window, how many answers matched the upstream's, how many \
+            differed and how many got no upstream answer, then the first examples of each kind. \
+            Exits 0, or 1 with --fail-on-differences when any answer differed or got no upstream \
+            answer, 2 when the journal cannot be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The journal, as written by --log (JSON Lines).", valueName: "journal"))
+    var journal: String
+
+    @Flag(help: "Print the comparison as JSON (the `upstream` of GET /__admin/report).")
+    var json = false
+
+    @Flag(help: "Exit 1 when any answer differed from the upstream's or got none.")
+    var failOnDifferences = false
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(journal)
+        } catch {
+            StandardStreams.error("skan-mock compare: cannot read journal \(error.description)")
+            throw ExitCode(2)
+        }
+        let report = UpstreamReport(jsonLines: bytes)
+        StandardStreams.output(json ? report.json.description : report.text)
+        if failOnDifferences && report.hasDifferences { throw ExitCode(1) }
+    }
+}
