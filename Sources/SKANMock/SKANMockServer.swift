@@ -75,7 +75,8 @@ public final class SKANMockServer: Sendable {
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
-        let admin: any HTTPResponder = options.adminToken.map {
+        // An empty token is no token: nothing could ever match it but an empty Bearer.
+        let admin: any HTTPResponder = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
         let responder = AppResponder(

@@ -39,7 +39,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Answer requests with validation findings with {\"status\":\"error\"}. [env: SKAN_MOCK_STRICT=1]")
     var strict = false
 
-    @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
+    @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls; empty means no token. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
     @Flag(help: "Do not reload the model when its file changes (SIGHUP still reloads it). [env: SKAN_MOCK_NO_WATCH_MODEL=1]")
@@ -110,7 +110,13 @@ struct Serve: ParsableCommand {
             throw ExitCode(64)
         }
         options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
+        // An empty --admin-token means no token, as an empty SKAN_MOCK_ADMIN_TOKEN does: a script's
+        // `--admin-token "$SKAN_MOCK_ADMIN_TOKEN"` with the variable unset must not lock the admin API.
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
+        if options.adminToken?.isEmpty == true {
+            options.adminToken = nil
+            StandardStreams.error("skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)")
+        }
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
         do {

@@ -19,10 +19,12 @@ public struct SKANMockClient: Sendable {
     public let adminToken: String?
     private let session: URLSession
 
-    /// `adminToken` is the server's `--admin-token`, sent as `Authorization: Bearer`.
+    /// `adminToken` is the server's `--admin-token`, sent as `Authorization: Bearer`; nil or empty
+    /// sends none.
     public init(baseURL: URL, adminToken: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
-        self.adminToken = adminToken
+        // Empty is none, as for the server: an unset variable read as "" must not send `Bearer `.
+        self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
         self.session = session
     }
 

@@ -171,6 +171,33 @@ struct ProcessLifecycleTests {
         #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
+    /// `--admin-token "$SKAN_MOCK_ADMIN_TOKEN"` with the variable unset: no token, said once, and
+    /// the admin API answers without one.
+    @Test func anEmptyAdminTokenMeansNone() throws {
+        let binary = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--admin-token", ""]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
+        #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/requests", headers: ["Authorization: Bearer "]).status == 200)
+        process.terminate()
+        process.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("--admin-token is empty, so the admin API takes no token"))
+    }
+
     @Test func simulateWithAMissingScenarioFileExitsWith2NamingIt() throws {
         let binary = try #require(Self.executable)
         let process = Process()
