@@ -2,13 +2,12 @@ import HTTPCore
 
 /// The server's first decision: the console (`/`, `/__admin/ui`) and the admin API (`/__admin`,
 /// behind the token when one is set) go to the admin router; everything else to Singular's side,
-/// which journals whatever it gets. On a loopback-only server, the console and admin changes first
-/// pass the DNS rebinding guard.
+/// which journals whatever it gets. The console and the admin API first pass the `AdminGuard`
+/// (DNS rebinding, other origins, other machines).
 struct AppResponder: HTTPResponder {
     let admin: any HTTPResponder
     let singular: SingularEndpoints
-    /// Listening on loopback only: guard the console and admin changes by `Host`.
-    let loopbackOnly: Bool
+    let guardian: AdminGuard
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
         let path = request.path
@@ -16,9 +15,8 @@ struct AppResponder: HTTPResponder {
             singular.handle(request, writer)
             return
         }
-        if loopbackOnly && LoopbackHostCheck.isGuarded(request)
-            && !LoopbackHostCheck.isAllowed(host: request.headers["Host"]) {
-            writer.send(LoopbackHostCheck.misdirected())
+        if let refusal = guardian.refusal(for: request) {
+            writer.send(refusal)
             return
         }
         admin.respond(to: request, writer: writer)

@@ -2,20 +2,12 @@ import HTTPCore
 
 /// DNS rebinding guard: a web page on another site can make a browser send requests to a server on
 /// 127.0.0.1 under the attacker's host name. When skan-mock listens on loopback only, the console,
-/// its event stream and every admin change answer only to loopback host names (`localhost`,
-/// `*.localhost`, 127.0.0.0/8, `[::1]`, any port); others get 421. Singular's endpoints and admin
-/// reads are unaffected.
+/// its event stream and every admin route, reads included, answer only to loopback host names
+/// (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, any port); others get 421 (`AdminGuard`).
+/// Singular's endpoints are unaffected.
 struct LoopbackHostCheck: Sendable {
     static func isLoopback(listenHost: String) -> Bool {
         listenHost == "localhost" || listenHost == "::1" || listenHost.hasPrefix("127.")
-    }
-
-    /// Whether `request` needs a loopback `Host`.
-    static func isGuarded(_ request: HTTPRequest) -> Bool {
-        let path = request.path
-        if path == "/" || path == "/__admin/ui" || path.hasPrefix("/__admin/ui/") || path == "/__admin/events" { return true }
-        let isAdmin = path == "/__admin" || path.hasPrefix("/__admin/")
-        return isAdmin && (request.method == .put || request.method == .post || request.method == .delete || request.method == .patch)
     }
 
     /// `Host` names a loopback host; a request without `Host` (HTTP/1.0 tools) is let through: a

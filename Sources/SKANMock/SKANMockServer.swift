@@ -68,20 +68,23 @@ public final class SKANMockServer: Sendable {
             processors: System.processorCount()
         )
         limits.maxConnections = budget.maxConnections
-        notices = budget.notice.map { [$0] } ?? []
+        var notices = budget.notice.map { [$0] } ?? []
 
         var router = HTTPRouter(errorRenderer: .singular)
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
+        let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
+        if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
+        self.notices = notices
         // An empty token is no token: nothing could ever match it but an empty Bearer.
         let admin: any HTTPResponder = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
         let responder = AppResponder(
             admin: admin, singular: SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes)),
-            loopbackOnly: LoopbackHostCheck.isLoopback(listenHost: options.host)
+            guardian: guardian
         )
         http = HTTPServer(
             configuration: .init(host: options.host, port: options.port, limits: limits, errorRenderer: .singular),

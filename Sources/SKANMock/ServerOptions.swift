@@ -14,6 +14,9 @@ public struct ServerOptions: Sendable {
     public var strict = false
     /// When set, every `/__admin` call needs `Authorization: Bearer <token>`.
     public var adminToken: String?
+    /// Bound beyond loopback without a token, take admin changes from any machine (`--admin-open`);
+    /// by default only from this one.
+    public var adminOpen = false
     /// Seconds added to the real clock (time travel across SKAN windows).
     public var clockOffsetSeconds: Int64 = 0
     /// Reload the model when its file changes (checked every second).

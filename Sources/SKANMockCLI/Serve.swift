@@ -42,6 +42,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls; empty means no token. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Flag(help: "Bound beyond loopback without --admin-token, take admin changes from any machine (by default only from this one). [env: SKAN_MOCK_ADMIN_OPEN=1]")
+    var adminOpen = false
+
     @Flag(help: "Do not reload the model when its file changes (SIGHUP still reloads it). [env: SKAN_MOCK_NO_WATCH_MODEL=1]")
     var noWatchModel = false
 
@@ -117,6 +120,7 @@ struct Serve: ParsableCommand {
             options.adminToken = nil
             StandardStreams.error("skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)")
         }
+        options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
         do {

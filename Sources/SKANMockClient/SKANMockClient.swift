@@ -204,6 +204,7 @@ public struct SKANMockClient: Sendable {
         request.httpMethod = method
         request.httpBody = body ?? (method == "GET" || method == "DELETE" ? nil : Data())
         if let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         let (data, response) = try await send(request)
         guard let http = response as? HTTPURLResponse else { throw SKANMockClientError.transport("not an HTTP answer") }
         guard (200..<300).contains(http.statusCode) else {

@@ -24,18 +24,43 @@ struct ConsoleRoutesTests {
         #expect(try mock.client.get(mock.url("/__admin/requests/count"), headers: ["Authorization: Bearer secret"]).text == "{\"count\":0}")
     }
 
-    @Test func aLoopbackServerRefusesTheConsoleAndAdminChangesUnderAnotherHostName() throws {
+    @Test func aLoopbackServerRefusesTheConsoleAndEveryAdminRouteUnderAnotherHostName() throws {
         let mock = try TestSKANMock()
         let evil = ["Host: rebind.example:8080"]
         #expect(try mock.client.get(mock.url("/__admin/ui"), headers: evil).status == 421)
         #expect(try mock.client.get(mock.url("/"), headers: evil).status == 421)
         #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: evil).status == 421)
         #expect(try mock.client.request("POST", mock.url("/__admin/reset"), headers: evil).status == 421)
-        // Reads of the API and Singular's endpoints are unaffected; loopback names pass.
-        #expect(try mock.client.get(mock.url("/__admin/health"), headers: evil).status == 200)
+        // Reads too (issue 22): a rebound page must not read the journal, the report or the model.
+        for path in ["/__admin/health", "/__admin/requests", "/__admin/report", "/__admin/model", "/__admin/devices/X"] {
+            #expect(try mock.client.get(mock.url(path), headers: evil).status == 421, "\(path)")
+        }
+        // Singular's endpoints are unaffected; loopback names pass.
         #expect(try mock.client.get(mock.url("/api/v1/conversion_value?conversion_value=0"), headers: evil).status == 200)
         #expect(try mock.client.get(mock.url("/__admin/ui"), headers: ["Host: localhost:1234"]).status == 200)
         #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Host: [::1]:80"]).status == 200)
+    }
+
+    /// A page of another origin cannot change anything (issue 22): its Origin or Sec-Fetch-Site
+    /// gives it away, and a browser's body must be JSON; curl and the test clients send neither.
+    @Test func adminChangesFromAnotherOriginAreRefused() throws {
+        let mock = try TestSKANMock()
+        let own = "Origin: http://127.0.0.1:\(mock.server.port)"
+        let reset = mock.url("/__admin/reset?scope=all")
+        #expect(try mock.client.request("POST", reset, headers: ["Origin: http://evil.example"]).status == 403)
+        #expect(try mock.client.request("POST", reset, headers: ["Origin: null"]).status == 403)
+        #expect(try mock.client.request("POST", reset, headers: ["Sec-Fetch-Site: cross-site"]).status == 403)
+        #expect(try mock.client.request("POST", reset, headers: ["Sec-Fetch-Site: same-site"]).status == 403)
+        let refused = try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Origin: http://evil.example"])
+        #expect(try JSONParser.parse(refused.body)["reason"]?.stringValue?.hasPrefix("admin change refused: Origin http://evil.example is not this server") == true)
+        // The server's own pages may change, with a JSON body; reads from anywhere on loopback are fine.
+        #expect(try mock.client.request("POST", reset, headers: [own, "Sec-Fetch-Site: same-origin"]).status == 200)
+        let faults = Array(#"{"faults":[]}"#.utf8)
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: text/plain"]).status == 415)
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: application/json"]).status == 200)
+        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Origin: http://evil.example"]).status == 200)
+        // curl without a content type, as the README's examples do.
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults).status == 200)
     }
 
     @Test func coverageCountsAnsweredEntriesAndIsClearedWithTheJournal() throws {
