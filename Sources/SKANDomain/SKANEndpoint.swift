@@ -39,6 +39,18 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         }
     }
 
+    /// Any name an endpoint goes by: the journal's (`event`, `unmatched`, ...) or the one Singular's
+    /// paths and `--route` use (`evt`, `evt2`), so filters, faults and routes take both.
+    public init?(name: String) {
+        if let endpoint = SKANEndpoint(rawValue: name) {
+            self = endpoint
+        } else if let endpoint = SKANEndpoint(routeName: name) {
+            self = endpoint
+        } else {
+            return nil
+        }
+    }
+
     /// The name `--route` and fault rules take: `evt`/`evt2` as in Singular's paths, else the raw value.
     public var routeName: String {
         switch self {

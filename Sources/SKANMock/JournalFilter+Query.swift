@@ -14,8 +14,8 @@ extension JournalFilter {
         for (name, value) in query {
             switch name {
             case "endpoint":
-                guard let endpoint = SKANEndpoint(rawValue: value) else {
-                    throw AdminQueryError(reason: "endpoint must be one of skan3, skan4, launch, event, launch2, event2, unmatched")
+                guard let endpoint = SKANEndpoint(name: value) else {
+                    throw AdminQueryError(reason: "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched")
                 }
                 self.endpoint = endpoint
             case "device": device = value

@@ -349,7 +349,8 @@ components:
     endpoint:
       name: endpoint
       in: query
-      schema: {type: string, enum: [skan3, skan4, launch, event, launch2, event2, unmatched]}
+      description: 'The journal''s name (event, event2) or the one Singular''s paths use (evt, evt2); answers always say event, event2.'
+      schema: {type: string, enum: [skan3, skan4, launch, event, evt, launch2, event2, evt2, unmatched]}
     device:
       name: device
       in: query
@@ -632,7 +633,7 @@ components:
       type: object
       required: [endpoint, type]
       properties:
-        endpoint: {type: string, enum: [skan3, skan4, launch, event, launch2, event2, '*']}
+        endpoint: {type: string, enum: [skan3, skan4, launch, event, evt, launch2, event2, evt2, '*']}
         type: {type: string, enum: [delay, status, malformed, empty, drop]}
         status: {type: integer, minimum: 100, maximum: 599}
         delay_ms:

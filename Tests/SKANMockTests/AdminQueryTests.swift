@@ -60,3 +60,17 @@ struct ServerMetricsTests {
         #expect(text.contains("skan_mock_request_duration_seconds_sum 3.0003\n"))
     }
 }
+
+/// One endpoint, two names (issue 26): the journal's `event` and the path's `evt` in every filter.
+@Suite("Endpoint names")
+struct EndpointNameTests {
+    @Test func filtersTakeBothNamesAndAnswerWithTheJournals() throws {
+        let evt = try JournalFilter(query: [("endpoint", "evt")])
+        let event = try JournalFilter(query: [("endpoint", "event")])
+        #expect(evt.endpoint == .event && event.endpoint == .event)
+        #expect(try JournalFilter(query: [("endpoint", "evt2")]).endpoint == .event2)
+        #expect(SKANEndpoint(name: "unmatched") == .unmatched)
+        #expect(SKANEndpoint(name: "events") == nil)
+        #expect(SKANEndpoint.event.rawValue == "event" && SKANEndpoint.event.routeName == "evt")
+    }
+}

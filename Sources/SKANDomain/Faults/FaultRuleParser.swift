@@ -23,7 +23,7 @@ extension ModelLoader {
         var endpoint: SKANEndpoint?
         if let (v, p) = o["endpoint"], let name = string(v, p), name != "*" {
             endpoint = SKANEndpoint(routeName: name)
-            if endpoint == nil { fail(p, "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event, launch2, event2 or *") }
+            if endpoint == nil { fail(p, "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event (or evt), launch2, event2 (or evt2) or *") }
         }
         guard let (typeValue, typePath) = o["type"] else {
             fail(path, "missing \"type\": delay, status, malformed, empty or drop")

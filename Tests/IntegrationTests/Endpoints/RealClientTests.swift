@@ -180,6 +180,11 @@ struct RealClientEndToEndTests {
         let entries = try mock.journal("device=\(sdid)")
         #expect(entries.map { $0["endpoint"]?.stringValue } == ["launch2", "event2", "event2"])
         #expect(try mock.admin("/__admin/requests/count?endpoint=event2")["count"] == 3)
+        // Singular's path name works as well as the journal's, in filters and fault rules.
+        #expect(try mock.admin("/__admin/requests/count?endpoint=evt2")["count"] == 3)
+        let faults = #"{"faults":[{"endpoint":"evt2","type":"status","status":503,"times":1}]}"#
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(faults.utf8)).status == 200)
+        #expect(try mock.get("/api/v2/evt", identity + [("n", "purchase")]).status == 503)
     }
 }
 
