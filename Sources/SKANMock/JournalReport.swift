@@ -158,15 +158,18 @@ extension JournalReport {
 
     /// The summary for people: one block per device, then the lines that could not be read.
     public var text: String {
-        var lines = ["\(requests) requests from \(devices.count) devices, \(findingCount) findings"]
+        var lines = ["\(Self.count(requests, "request")) from \(Self.count(devices.count, "device")), \(Self.count(findingCount, "finding"))"]
         for d in devices {
             let windows = d.windows.isEmpty ? "-" : d.windows.joined(separator: ",")
             let values = d.values.isEmpty ? "-" : d.values.map(String.init).joined(separator: ",")
             let codes = d.findingsByCode.isEmpty ? "none" : d.findingsByCode.map { "\($0.code) x\($0.count)" }.joined(separator: ", ")
-            lines.append("device \(d.device): \(d.requests) requests, windows \(windows), values \(values), findings: \(codes)")
+            lines.append("device \(d.device): \(Self.count(d.requests, "request")), windows \(windows), values \(values), findings: \(codes)")
             for f in d.findings { lines.append("  \(f.summary)") }
         }
         for u in unreadableLines { lines.append("line \(u.line): \(u.reason)") }
         return lines.joined(separator: "\n")
     }
+
+    /// "1 request", "2 requests".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

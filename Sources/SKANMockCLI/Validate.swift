@@ -1,23 +1,31 @@
 import ArgumentParser
 import SKANMock
 
-/// `skan-mock validate FILE`: checks a model file as the server would load it.
+/// `skan-mock validate FILE...`: checks model files as the server would load them.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a conversion model file and say what is wrong with it.",
-        discussion: "Exits 0 when the file loads, 2 with one line per problem (file, JSON path, reason) when not."
+        abstract: "Check conversion model files and say what is wrong with them.",
+        discussion: "One line per file that loads, one line per problem (file, JSON path, reason) of one that does not. Exits 0 when every file loads, 2 when any does not."
     )
 
-    @Argument(help: ArgumentHelp("The model file to check.", valueName: "file"))
-    var file: String
+    @Argument(help: ArgumentHelp("The model files to check.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one model file") }
+    }
 
     func run() throws {
-        switch SKANMockServer.checkModel(file) {
-        case .success(let name):
-            StandardStreams.output("\(file): ok (model \"\(name)\")")
-        case .failure(let failure):
-            for line in failure.lines { StandardStreams.error(line) }
-            throw ExitCode(2)
+        var failed = false
+        for file in files {
+            switch SKANMockServer.checkModel(file) {
+            case .success(let name):
+                StandardStreams.output("\(file): ok (model \"\(name)\")")
+            case .failure(let failure):
+                failed = true
+                for line in failure.lines { StandardStreams.error(line) }
+            }
         }
+        if failed { throw ExitCode(2) }
     }
 }

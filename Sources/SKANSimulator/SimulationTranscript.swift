@@ -37,8 +37,8 @@ public enum SimulationTranscript {
         let age = device.firstCall.map { now - $0 }
         let window = device.firstCall == nil ? "not registered" : device.window(at: now).map { "p\($0)" } ?? "over"
         var lines = [
-            "done: \(reports.count) steps, \(counts.requests) requests (\(counts.conversion) conversion_value, "
-                + "\(counts.requests - counts.conversion) s2s), \(counts.errors) errors; simulated clock +\(SimulationDuration.text(simulator.advanced))",
+            "done: \(plural(reports.count, "step")), \(plural(counts.requests, "request")) (\(counts.conversion) conversion_value, "
+                + "\(counts.requests - counts.conversion) s2s), \(plural(counts.errors, "error")); simulated clock +\(SimulationDuration.text(simulator.advanced))",
             "device \(simulator.scenario.device): \(window)" + (age.map { ", age \(SimulationDuration.text($0))" } ?? ""),
             "  fine \(text(device.fine)) (prev \(text(device.prevFine)))",
         ]
@@ -193,3 +193,6 @@ public enum SimulationTranscript {
         value.map { SimulatedDevice.json($0).description } ?? "-"
     }
 }
+
+/// "1 request", "2 requests".
+private func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -178,7 +178,7 @@ struct DeviceSimulatorTests {
         let sim = simulator([.register, .session, .revenue(amount: 2, currency: "USD", admon: false)], transport: transport)
         let reports = try sim.run()
         let summary = SimulationTranscript.summary(reports, sim, now: Self.start)
-        #expect(summary[0] == "done: 3 steps, 1 requests (1 conversion_value, 0 s2s), 0 errors; simulated clock +0s")
+        #expect(summary[0] == "done: 3 steps, 1 request (1 conversion_value, 0 s2s), 0 errors; simulated clock +0s")
         #expect(summary[1] == "device DEV-1: p0, age 0s")
         #expect(summary[2] == "  fine 1 (prev 0)")
         #expect(summary[3] == "  p0 coarse low (prev -), lock -, iap {\"USD\":2.0}, admon -")

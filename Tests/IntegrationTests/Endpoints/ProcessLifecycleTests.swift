@@ -198,6 +198,34 @@ struct ProcessLifecycleTests {
         #expect(said.contains("--admin-token is empty, so the admin API takes no token"))
     }
 
+    /// `skan-mock validate a.json b.json`: each file in turn, one line each, exit 2 if any fails.
+    @Test func validateChecksEveryFileGiven() throws {
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
+        let bad = NSTemporaryDirectory() + "skan-validate-\(UUID().uuidString).json"
+        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let good = [config.appendingPathComponent("revenue.json").path, config.appendingPathComponent("singular-testing.json").path]
+        for (files, status) in [(good, Int32(0)), (good + [bad], Int32(2))] {
+            let binary = try #require(Self.executable)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["validate"] + files
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == status)
+            #expect(out.split(separator: "\n").count == 2)
+            #expect(out.contains("revenue.json: ok (model ") && out.contains("singular-testing.json: ok (model \"singular-testing\")"))
+            #expect(err.isEmpty == (status == 0))
+            if status == 2 { #expect(err.contains(bad) && err.contains("$.skan3.max")) }
+        }
+    }
+
     @Test func simulateWithAMissingScenarioFileExitsWith2NamingIt() throws {
         let binary = try #require(Self.executable)
         let process = Process()

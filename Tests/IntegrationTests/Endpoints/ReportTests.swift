@@ -37,7 +37,7 @@ struct ReportTests {
 
         let plain = try run(["report", journal])
         #expect(plain.status == 0)
-        #expect(plain.output.contains("device C1: 1 requests, windows p0"))
+        #expect(plain.output.contains("device C1: 1 request, windows p0"))
         #expect(plain.output.contains("line 2: not JSON"))
 
         let junit = dir + "/junit.xml"

@@ -174,7 +174,7 @@ struct SimulatorTests {
         }
         #expect(!reason.isEmpty)
         #expect(simulator.device.fine == 0)
-        #expect(SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds())[0].contains(", 1 errors;"))
+        #expect(SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds())[0].contains(", 1 error;"))
     }
 
     @Test func anUnreachableServerStopsTheRun() throws {
