@@ -41,6 +41,15 @@ fail() {
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 
+# --- 0. compose passes what the README tells Docker users to set ------------------------------
+# Every SKAN_MOCK_* variable the README's Docker section names must reach the container under Compose
+# too (the README recommends Compose for QA); checked before anything is built.
+readme_names=$(sed -n '/^## Running in Docker/,/^## /p' README.md | grep -o 'SKAN_MOCK_[A-Z_]*' | sort -u)
+for name in $readme_names; do
+    grep -q "$name" docker/compose.yaml || fail "docker/compose.yaml does not pass $name, which the README's Docker section names"
+done
+say "compose passes every SKAN_MOCK_* variable the README names for Docker ($(echo "$readme_names" | wc -w))"
+
 # --- 1. tools ----------------------------------------------------------------------------------
 missing=()
 command -v podman >/dev/null 2>&1 || missing+=(podman)

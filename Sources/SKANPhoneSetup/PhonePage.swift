@@ -61,7 +61,7 @@ public enum PhonePage {
         body += """
             <ol>
             <li>On the iPhone, scan the first code with the Camera app (or open its link in Safari) and allow the download of the configuration profile.</li>
-            <li>Open Settings &gt; Profile Downloaded, tap Install and confirm.</li>
+            <li>Open Settings &gt; Profile Downloaded (later: Settings &gt; General &gt; VPN &amp; Device Management), tap Install and confirm.</li>
             <li>Open Settings &gt; General &gt; About &gt; Certificate Trust Settings and turn on full trust for <strong>\(e(input.caName))</strong>.</li>
             <li>Scan the second code: Safari opens skan-mock over HTTPS with no warning. Point your app at that address.</li>
             </ol>\n

@@ -20,6 +20,27 @@ struct ReadmeExampleTests {
         #expect(checks >= 3)
     }
 
+    /// The samples outside the walk-throughs cannot drift from the server (issue 26): the clock
+    /// sample's `now` is its `now_s`, and the journal sample has the members, in the order, of an
+    /// entry the server writes for the same request.
+    @Test func samplesAgreeWithTheServer() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let clockLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("# {\"offset_s\":") })
+        let clock = try JSONParser.parse(Array(clockLine.dropFirst(2).utf8))
+        let seconds = try #require(clock["now_s"]?.intValue)
+        #expect(clock["now"]?.stringValue == RFC3339.format(milliseconds: seconds * 1000))
+
+        let section = try #require(readme.components(separatedBy: "## The journal\n").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let sample = try JSONParser.parse(Array(block.replacingOccurrences(of: "\n", with: "").utf8))
+        let mock = try TestSKANMock()
+        let params = try #require(sample["params"]?.objectValue).map { ($0.key, $0.value.stringValue ?? "") }
+        _ = try mock.get("/api/v2/conversion_value", params)
+        let entry = try #require(try mock.journal().first)
+        #expect(sample.objectValue?.map(\.key) == entry.objectValue?.map(\.key))
+        #expect(sample["response"]?["body"] == entry["response"]?["body"])
+    }
+
     /// Runs one section's commands on a fresh server; returns how many answers were compared.
     private func run(section title: String) throws -> Int {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
