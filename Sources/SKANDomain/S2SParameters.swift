@@ -26,6 +26,12 @@ public struct S2SParameters: Sendable, Equatable {
             let message = name == .apiKey ? MissingAPIKey.message(endpoint: endpoint, path: path ?? endpoint.path) : "missing argument: \(name.name)"
             reader.add(name, .missingParameter, message)
         }
+        // No device id of any kind: Singular cannot tie the request to a device, nor can skan-mock
+        // keep its state. (On iOS the missing idfv has said so already; v2 needs sdid, said above.)
+        if !endpoint.isSDIDBased && !common.isIOS && common.device == nil {
+            reader.add(.aifa, .missingParameter,
+                       "no device id: an Android request identifies the device by aifa (Google advertising id), asid (App Set ID), oaid, amid or andi (Android ID), an iOS one by idfv; without one no device state is kept")
+        }
         let skan = SKAN4Parameters.parse(&reader, acceptSKAN3Names: true)
         return S2SParameters(missingArgument: missing, skan: skan)
     }

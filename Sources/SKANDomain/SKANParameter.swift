@@ -25,6 +25,9 @@ public enum SKANParameter: Int, CaseIterable, Sendable {
     case idfa
     /// The Singular Device ID of the v2 S2S endpoints.
     case sdid
+    /// Android's device ids, as Singular's S2S reference names them: the Google advertising id, the
+    /// App Set ID, the open advertising id (OAID), the Amazon advertising id, the Android ID.
+    case aifa, asid, oaid, amid, andi
 
     // MARK: SKAN 3 (`/api/v1/conversion_value`)
 
@@ -68,6 +71,11 @@ public enum SKANParameter: Int, CaseIterable, Sendable {
         case .sing: "sing"
         case .idfa: "idfa"
         case .sdid: "sdid"
+        case .aifa: "aifa"
+        case .asid: "asid"
+        case .oaid: "oaid"
+        case .amid: "amid"
+        case .andi: "andi"
         case .skan3ConversionValue: "conversion_value"
         case .skan3TotalRevenue: "total_revenue_by_currency"
         case .skan3FirstCall: "first_call_to_skadnetwork_timestamp"

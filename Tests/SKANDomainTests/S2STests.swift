@@ -51,6 +51,22 @@ import Testing
         #expect(changed.findings.map(\.code) == [.fineValueChangedAfterP0])
     }
 
+    /// Android launches (issue 21): keyed by the ids Singular's S2S reference names, and a finding
+    /// when there is none of any kind.
+    @Test func androidDevicesAreKeyedByTheirIds() {
+        let (service, _) = makeService()
+        let android: [(String, String)] = [("a", "K"), ("p", "Android"), ("i", "com.example.app"), ("install_ref", "utm_source=x")]
+        let withAIFA = s2s(service, .launch, android + [("andi", "ANDI-1"), ("asid", "ASID-1"), ("aifa", "AIFA-1")])
+        #expect(withAIFA.device == "AIFA-1" && withAIFA.findings.isEmpty)
+        #expect(s2s(service, .launch, android + [("andi", "ANDI-1"), ("asid", "ASID-1")]).device == "ASID-1")
+        #expect(s2s(service, .launch, android + [("andi", "ANDI-1")]).device == "ANDI-1")
+        let none = s2s(service, .launch, android)
+        #expect(none.device == nil)
+        #expect(none.bodyText == #"{"status":"ok"}"#)
+        #expect(none.findings.map(\.code) == [.missingParameter])
+        #expect(none.findings.first?.message.hasPrefix("no device id: an Android request identifies the device by aifa") == true)
+    }
+
     @Test func acceptsSKAN3Names() throws {
         let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
         let (service, _) = makeService(model, now: T0 + hour)

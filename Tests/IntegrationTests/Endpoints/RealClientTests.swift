@@ -168,6 +168,23 @@ struct RealClientEndToEndTests {
         #expect(messages[2].hasPrefix("missing argument: a (the SDK key); a server-to-server request must carry it"))
     }
 
+    /// Singular's Segment destination function and the Python S2S sample send Android launches as
+    /// forms and queries with `aifa`, `asid`, `andi` and `install_ref`: journaled under the device,
+    /// and with a finding when no id of any kind came.
+    @Test func androidLaunchesAreKeyedByTheirDeviceIds() throws {
+        let mock = try TestSKANMock()
+        let form = "a=KEY&p=Android&i=com.example.app&ve=14&aifa=8ecd7512-2864-440c-93f3-a3cabe62525b&asid=ASID-9&andi=f5f6e6a1&install_ref=utm_source%3Dgoogle-play"
+        let posted = try mock.client.request("POST", mock.url("/api/v1/launch"), body: Array(form.utf8),
+                                             headers: ["Content-Type: application/x-www-form-urlencoded"])
+        #expect(posted.text == #"{"status":"ok"}"#)
+        let entry = try #require(try mock.journal("device=8ecd7512-2864-440c-93f3-a3cabe62525b").first)
+        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+        _ = try mock.get("/api/v1/launch", [("a", "KEY"), ("p", "Android"), ("i", "com.example.app")])
+        let anonymous = try #require(try mock.journal("has_issues=true").first)
+        #expect(anonymous["device"] == .null)
+        #expect(anonymous["issues"]?[0]?["param"] == "aifa")
+    }
+
     @Test func sdidBasedS2SEndpoints() throws {
         let mock = try TestSKANMock()
         let sdid = "49c2d3a6-326e-4ec5-a16b-0a47e34ed953"
