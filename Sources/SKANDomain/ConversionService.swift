@@ -131,6 +131,9 @@ public final class ConversionService: Sendable {
         return outcome
     }
 
+    /// The event name of a session.
+    static let session = "__SESSION__"
+
     private func identityFindings(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String) {
         if !common.has(.apiKey) {
             reader.add(.apiKey, .missingParameter, MissingAPIKey.message(endpoint: endpoint, path: path))
@@ -144,9 +147,11 @@ public final class ConversionService: Sendable {
         }
     }
 
+    /// The journal's `event` is `n`, but for a launch: that is a session, and its `n` the app's name.
     private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: SKANMetadata,
                          _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
-        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint), event: common.event,
+        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint),
+                    event: endpoint.isLaunch ? Self.session : common.event,
                     skan: skan, window: window, findings: findings, timeMilliseconds: now)
     }
 
@@ -360,7 +365,10 @@ public final class ConversionService: Sendable {
         if let missing = s2s.missingArgument {
             return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, .skan4(p), window, findings, now)
         }
-        let event = endpoint.isLaunch ? (common.event ?? "__SESSION__") : common.event
+        // On Singular's S2S session endpoint `n` is the application's name, not an event (RudderStack
+        // maps it from the app name; Singular's Python sample sends n='Go Go Magnet!'): a launch is a
+        // session, whatever its `n`.
+        let event = endpoint.isLaunch ? Self.session : common.event
         var hits = EntryHits()
         let body: [UInt8] = state.withLock { s in
             let model = s.model

@@ -67,6 +67,18 @@ import Testing
         #expect(none.findings.first?.message.hasPrefix("no device id: an Android request identifies the device by aifa") == true)
     }
 
+    /// On Singular's session endpoint `n` is the app's name (RudderStack sends the app name, Singular's
+    /// Python sample n='Go Go Magnet!'): a launch counts as a session whatever its `n`.
+    @Test func aLaunchIsASessionWhateverItsN() throws {
+        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":3,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
+        let (service, _) = makeService(model)
+        let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")]
+        let launch = s2s(service, .launch, base + skan + [("n", "Go Go Magnet!")])
+        #expect(launch.bodyText == #"{"status":"ok","conversion_value":3}"#)
+        #expect(launch.event == "__SESSION__")
+        #expect(s2s(service, .event, base + skan + [("n", "Go Go Magnet!")]).event == "Go Go Magnet!")
+    }
+
     @Test func acceptsSKAN3Names() throws {
         let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
         let (service, _) = makeService(model, now: T0 + hour)
