@@ -3,6 +3,13 @@ extension ConversionModel {
     /// can be found is collected, so one run of `skan-mock validate` shows them all; the error's
     /// description leads with the first.
     public static func parse(bytes: [UInt8], source: String) throws(ModelError) -> ConversionModel {
+        // JSON text is UTF-8 (RFC 8259): a model with other bytes would show names and messages
+        // that differ from what its author wrote, so it is refused where the bad byte is.
+        if let offset = firstInvalidUTF8Offset(bytes) {
+            let byte = String(bytes[offset], radix: 16, uppercase: true)
+            throw ModelError(file: source, problems: [ModelProblem(
+                path: "$", reason: "not UTF-8: byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte offset \(offset) does not begin or continue a UTF-8 character")])
+        }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
@@ -361,5 +368,19 @@ struct ModelLoader {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+/// The offset of the first byte that is not part of valid UTF-8, or nil when all of it is.
+func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar): offset += UTF8.width(scalar)
+        case .emptyInput: return nil
+        case .error: return offset
+        }
     }
 }

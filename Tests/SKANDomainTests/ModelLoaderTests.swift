@@ -113,3 +113,20 @@ import Testing
         #expect(m.name == "x")
     }
 }
+
+/// A model that is not UTF-8 is refused with the offset of the first bad byte (issue 21).
+@Suite struct ModelEncodingTests {
+    @Test func invalidUTF8IsRefusedWithItsOffset() {
+        var bytes = Array(#"{"name": "caf"#.utf8)
+        let offset = bytes.count
+        bytes += [0xE9] + Array(#"", "skan3": {"mode": "increment", "max": 2}}"#.utf8)  // Latin-1 é
+        #expect {
+            _ = try ConversionModel.parse(bytes: bytes, source: "latin1.json")
+        } throws: { error in
+            let problem = (error as? ModelError)?.problems.first
+            return problem?.path == "$" && problem?.reason == "not UTF-8: byte 0xE9 at byte offset \(offset) does not begin or continue a UTF-8 character"
+        }
+        #expect(firstInvalidUTF8Offset(Array("café ✓ 🎉".utf8)) == nil)
+        #expect(firstInvalidUTF8Offset([0x61, 0xC3]) == 1)
+    }
+}

@@ -20,6 +20,15 @@ struct AdminAPITests {
         #expect(health["journal"]?["dropped"] == 2)
     }
 
+    @Test func aModelThatIsNotUTF8IsRefusedWithTheOffset() throws {
+        let mock = try TestSKANMock()
+        let body = Array(#"{"name": "caf"#.utf8) + [0xE9] + Array(#"", "skan3": {"mode": "increment", "max": 2}}"#.utf8)
+        let answer = try mock.client.request("PUT", mock.url("/__admin/model"), body: body)
+        #expect(answer.status == 400)
+        #expect(answer.text.contains("not UTF-8: byte 0xE9 at byte offset 13"))
+        #expect(try mock.admin("/__admin/model")["name"] == "singular-testing")
+    }
+
     @Test func filtersTheJournal() throws {
         let mock = try TestSKANMock()
         _ = try mock.get("/api/v1/conversion_value", session("A", "open"))
