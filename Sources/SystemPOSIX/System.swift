@@ -231,9 +231,10 @@ extension System {
     }
 
     /// The reachable addresses other than loopback, IPv4 first: what a person types on a phone.
-    public static func networkAddresses() -> [String] {
+    /// `includingIPv6` false for a socket bound to IPv4's 0.0.0.0, which IPv6 peers cannot reach.
+    public static func networkAddresses(includingIPv6: Bool = true) -> [String] {
         let addresses = reachableAddresses().filter { !$0.isLoopback }
-        return (addresses.filter { !$0.isIPv6 } + addresses.filter(\.isIPv6)).map(\.address)
+        return (addresses.filter { !$0.isIPv6 } + (includingIPv6 ? addresses.filter(\.isIPv6) : [])).map(\.address)
     }
 
     /// Writes `bytes` to `path`, replacing what was there (reports, JUnit XML).
