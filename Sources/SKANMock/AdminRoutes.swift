@@ -52,7 +52,7 @@ struct AdminRoutes: Sendable {
         router.on(.get, "/__admin/metrics") { _, _, writer in
             let text = context.metrics.render(
                 journalSize: journal.size, journalDropped: journal.dropped, devices: service.deviceCount,
-                uptimeSeconds: uptimeSeconds
+                uptimeSeconds: uptimeSeconds, journalFile: context.journalFile?.status
             )
             writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
         }
@@ -91,12 +91,28 @@ struct AdminRoutes: Sendable {
             "uptime_s": .int(uptimeSeconds),
             "model": modelInfo,
             "clock_offset_s": .int(context.clock.offsetSeconds),
-            "journal": [
-                "size": .int(Int64(journal.size)), "dropped": .int(journal.dropped),
-                "capacity": .int(Int64(journal.capacity)),
-            ],
+            "journal": journalHealth,
             "devices": .int(Int64(service.deviceCount)),
         ])
+    }
+
+    /// The in-memory journal, and with `--log` its file: `ok`, or `failing` since when, why, and
+    /// how many lines wait to be written (and were given up).
+    private var journalHealth: JSONValue {
+        var members = [JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
+                       JSONMember("capacity", .int(Int64(journal.capacity)))]
+        if let file = context.journalFile {
+            let status = file.status
+            var state = [JSONMember("state", .string(status.isFailing ? "failing" : "ok"))]
+            if let since = status.failingSince {
+                state.append(JSONMember("since", .string(RFC3339.format(milliseconds: since))))
+                state.append(JSONMember("reason", .string(status.reason ?? "")))
+            }
+            state.append(JSONMember("waiting", .int(Int64(status.waiting))))
+            state.append(JSONMember("lost", .int(status.lost)))
+            members.append(JSONMember("file", .object(state)))
+        }
+        return .object(members)
     }
 
     private func replaceModel(_ request: HTTPRequest) -> HTTPResponse {

@@ -18,4 +18,6 @@ struct AppContext: Sendable {
     let startup: StartupState
     /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
     var upstream: Upstream? = nil
+    /// `--log`: the journal's file, whose state health and metrics report.
+    var journalFile: JournalFileSink? = nil
 }

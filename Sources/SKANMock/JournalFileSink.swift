@@ -14,12 +14,21 @@ import SystemPOSIX
 /// per request; when idle, a line reaches the file within the window (`tail -f` sees it at once,
 /// to the eye). `flush()` writes what is pending right away: a wait that reports a line, and a
 /// stopping server, find it in the file.
+///
+/// A write that fails (a full disk, a file-size limit, a closed pipe) leaves no partial line: the
+/// file is cut back to its last whole line, the batch is kept and written again, in order, once
+/// writing works (retried every second, and with every new batch); the failure is said once on
+/// standard error, and its state (since when, why, lines waiting, lines given up) is in `status`
+/// for `/__admin/health` and the metrics. The in-memory journal never depends on the file.
 public final class JournalFileSink: JournalSink {
     /// How long the first line of a batch waits for company.
     public static let batchWindow = DispatchTimeInterval.milliseconds(2)
 
     private let fd: Int32
+    private let path: String
     private let ownsDescriptor: Bool
+    /// A regular file can be cut back after a partial write; a pipe cannot.
+    private let isRegularFile: Bool
     private let queue = DispatchQueue(label: "skan-mock.journal.writer")
     private let pending = Mutex(Pending())
 
@@ -33,6 +42,32 @@ public final class JournalFileSink: JournalSink {
 
     /// The writer's buffer; `nonisolated(unsafe)` because only `queue` touches it.
     private nonisolated(unsafe) var joined: [UInt8] = []
+    /// Lines a failed write left, oldest first, written before any newer one; writer queue only.
+    private nonisolated(unsafe) var backlog: [[UInt8]] = []
+    private nonisolated(unsafe) var backlogBytes = 0
+    private nonisolated(unsafe) var retryArmed = false
+    private let published = Mutex(Status())
+
+    /// The file's state, for health and metrics.
+    public struct Status: Sendable, Equatable {
+        /// When writing began to fail (milliseconds since 1970); nil while it works.
+        public var failingSince: Int64?
+        public var reason: String?
+        /// Lines kept in memory until writing works again.
+        public var waiting = 0
+        /// Lines given up because the backlog was full, since the start.
+        public var lost: Int64 = 0
+
+        public var isFailing: Bool { failingSince != nil }
+    }
+
+    /// The journal file's state now.
+    public var status: Status { published.withLock { $0 } }
+
+    /// The most a failing file's backlog holds before its oldest lines are given up.
+    static let backlogLimit = 64 << 20
+    /// How often a failing file is tried again when no new line comes.
+    static let retryInterval = DispatchTimeInterval.seconds(1)
 
     /// A buffer bigger than this is let go after its batch (a burst should not stay resident).
     private static let spareLimit = 4 << 20
@@ -47,6 +82,7 @@ public final class JournalFileSink: JournalSink {
 
     /// `-` is standard output; anything else a file, created if needed and appended to.
     public init(path: String) throws(OpenFailure) {
+        self.path = path
         if path == "-" {
             fd = System.standardOutput
             ownsDescriptor = false
@@ -58,6 +94,7 @@ public final class JournalFileSink: JournalSink {
             }
             ownsDescriptor = true
         }
+        isRegularFile = System.isRegularFile(fd)
     }
 
     deinit {
@@ -78,7 +115,7 @@ public final class JournalFileSink: JournalSink {
         queue.sync { drain() }
     }
 
-    /// On the writer queue: the whole buffer, in as few writes as the kernel takes.
+    /// On the writer queue: the backlog, then the new lines, in as few writes as the kernel takes.
     private func drain() {
         var batch = pending.withLock { pending -> [[UInt8]] in
             pending.armed = false
@@ -87,15 +124,66 @@ public final class JournalFileSink: JournalSink {
             swap(&taken, &pending.lines)
             return taken
         }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty || !backlog.isEmpty else { return }
         joined.removeAll(keepingCapacity: true)
+        for line in backlog { joined.append(contentsOf: line) }
         for line in batch { joined.append(contentsOf: line) }
+        let sizeBefore = isRegularFile ? System.fileSize(fd) : nil
         if let failure = StandardStreams.writeAll(joined, to: fd) {
-            // The disk is full or the pipe is gone: say so once per batch, keep serving.
-            StandardStreams.error("skan-mock: journal write failed: \(failure.reason)")
+            // No partial line stays: the next good write must begin on a line of its own.
+            if let sizeBefore { _ = System.truncate(fd, to: sizeBefore) }
+            keep(batch, failure: failure)
+        } else if !backlog.isEmpty || status.isFailing {
+            recovered()
         }
         if joined.capacity > Self.spareLimit { joined = [] }
         batch.removeAll(keepingCapacity: batch.capacity <= Self.spareLineLimit)
         pending.withLock { $0.spare = batch }
+    }
+
+    /// After a failed write: the lines wait (the oldest given up past the limit), the failure is
+    /// said once, and a retry is armed.
+    private func keep(_ batch: [[UInt8]], failure: SystemError) {
+        for line in batch {
+            backlog.append(line)
+            backlogBytes += line.count
+        }
+        var given = 0
+        while backlogBytes > Self.backlogLimit, !backlog.isEmpty {
+            backlogBytes -= backlog.removeFirst().count
+            given += 1
+        }
+        let first = published.withLock { status -> Bool in
+            let first = status.failingSince == nil
+            if first { status.failingSince = System.realtimeMilliseconds() }
+            status.reason = failure.reason
+            status.waiting = backlog.count
+            status.lost += Int64(given)
+            return first
+        }
+        if first {
+            StandardStreams.error("skan-mock: journal log \(path): writing failed (\(failure.reason)); lines are kept in memory and written in order once it works again (GET /__admin/health says how many wait)")
+        }
+        if !retryArmed {
+            retryArmed = true
+            queue.asyncAfter(deadline: .now() + Self.retryInterval) {
+                self.retryArmed = false
+                self.drain()
+            }
+        }
+    }
+
+    /// Writing works again: the backlog is in the file, in order; said once.
+    private func recovered() {
+        let written = backlog.count
+        backlog = []
+        backlogBytes = 0
+        let lost = published.withLock { status -> Int64 in
+            status.failingSince = nil
+            status.reason = nil
+            status.waiting = 0
+            return status.lost
+        }
+        StandardStreams.error("skan-mock: journal log \(path): writing works again; \(written) waiting lines written in order" + (lost > 0 ? ", \(lost) given up since the start" : ""))
     }
 }

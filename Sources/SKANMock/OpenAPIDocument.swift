@@ -450,6 +450,16 @@ components:
             size: {type: integer, minimum: 0}
             dropped: {type: integer, minimum: 0}
             capacity: {type: integer, minimum: 1}
+            file:
+              description: 'With --log: the journal file''s state. failing while writes fail (a full disk), with the lines kept in memory to write in order once it works again.'
+              type: object
+              required: [state, waiting, lost]
+              properties:
+                state: {type: string, enum: [ok, failing]}
+                since: {type: string, format: date-time}
+                reason: {type: string}
+                waiting: {type: integer, minimum: 0}
+                lost: {type: integer, minimum: 0}
         devices: {type: integer, minimum: 0}
     Finding:
       type: object

@@ -62,6 +62,7 @@ public final class SKANMockServer: Sendable {
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
         context.upstream = upstream
+        context.journalFile = sink
         var limits = options.limits
         let budget = DescriptorBudget.fit(
             maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,

@@ -36,7 +36,8 @@ final class ServerMetrics: Sendable {
     }
 
     /// The exposition text; gauges that other owners keep are passed in.
-    func render(journalSize: Int, journalDropped: Int64, devices: Int, uptimeSeconds: Int64) -> String {
+    func render(journalSize: Int, journalDropped: Int64, devices: Int, uptimeSeconds: Int64,
+                journalFile: JournalFileSink.Status? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) {
@@ -68,6 +69,14 @@ final class ServerMetrics: Sendable {
         out += "skan_mock_journal_entries \(journalSize)\n"
         family("skan_mock_journal_dropped_total", "counter", "Journal entries dropped because the journal was full.")
         out += "skan_mock_journal_dropped_total \(journalDropped)\n"
+        if let file = journalFile {
+            family("skan_mock_journal_file_failing", "gauge", "1 while writing the --log file fails (a full disk, a size limit), else 0.")
+            out += "skan_mock_journal_file_failing \(file.isFailing ? 1 : 0)\n"
+            family("skan_mock_journal_file_waiting_lines", "gauge", "Journal lines kept in memory until the --log file can be written again.")
+            out += "skan_mock_journal_file_waiting_lines \(file.waiting)\n"
+            family("skan_mock_journal_file_lost_total", "counter", "Journal lines given up because too many waited for the --log file.")
+            out += "skan_mock_journal_file_lost_total \(file.lost)\n"
+        }
         family("skan_mock_devices", "gauge", "Devices whose state is kept.")
         out += "skan_mock_devices \(devices)\n"
         family("skan_mock_uptime_seconds", "gauge", "Seconds since the server started.")

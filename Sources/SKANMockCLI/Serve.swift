@@ -99,6 +99,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         // Before any thread allocates: the event loops and the journal share one malloc arena.
         System.useOneMallocArena()
+        System.ignoreFileSizeLimit()
         let environment = Environment()
         var options = ServerOptions()
         options.host = host ?? environment["SKAN_MOCK_HOST"] ?? options.host

@@ -199,6 +199,12 @@ extension System {
         _ = Glibc.signal(signal.number, SIG_IGN)
     }
 
+    /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
+    /// the journal log handles, instead of ending the process.
+    public static func ignoreFileSizeLimit() {
+        _ = Glibc.signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Ignores SIGPIPE process-wide: a reader that vanishes must cost an EPIPE, not the process.
     public static func ignoreBrokenPipe() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)

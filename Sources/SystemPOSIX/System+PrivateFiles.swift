@@ -83,4 +83,16 @@ extension System {
         _ = flock(fd, LOCK_UN)
         close(fd)
     }
+
+    /// The size of the open file `fd` (`fstat`), or nil when it cannot be read.
+    public static func fileSize(_ fd: Int32) -> Int64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Cuts the open file `fd` back to `size` bytes (`ftruncate`): what a failed append left.
+    public static func truncate(_ fd: Int32, to size: Int64) -> SystemError? {
+        ftruncate(fd, off_t(size)) == 0 ? nil : SystemError(code: errno, function: "ftruncate")
+    }
 }
