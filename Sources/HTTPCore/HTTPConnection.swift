@@ -16,6 +16,7 @@ final class HTTPConnection: @unchecked Sendable {
     private let remoteAddress: String
     private let responder: any HTTPResponder
     private let errorRenderer: HTTPErrorRenderer
+    private let refusalObserver: (@Sendable (HTTPRefusal) -> Void)?
     private let onClose: @Sendable (HTTPConnection) -> Void
     private let loop: HTTPEventLoop
 
@@ -34,9 +35,11 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
-        errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil, loop: HTTPEventLoop, now: Double,
+        errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil,
+        refusalObserver: (@Sendable (HTTPRefusal) -> Void)? = nil, loop: HTTPEventLoop, now: Double,
         onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
+        self.refusalObserver = refusalObserver
         self.id = id
         self.fd = fd
         self.remoteAddress = remoteAddress
@@ -147,6 +150,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
                 request = next
             } catch {
+                report(error.status, error.reason)
                 queueFinalResponse(errorRenderer.response(error.status, reason: error.reason))
                 break
             }
@@ -315,10 +319,18 @@ final class HTTPConnection: @unchecked Sendable {
         case .close?:
             close()
         case .requestTimeout?:
+            report(.requestTimeout, "request not received in time")
             errorRenderer.response(.requestTimeout, reason: "request not received in time")
                 .serialize(into: &outbound, includeBody: true, closeConnection: true)
             flush()
         }
+    }
+
+    /// Tells the observer of an answer the server gives on its own, when the request line was read.
+    private func report(_ status: HTTPStatus, _ reason: String) {
+        guard let refusalObserver, let partial = parser.partialRequest() else { return }
+        refusalObserver(HTTPRefusal(status: status, reason: reason, method: partial.method, target: partial.target,
+                                    headers: partial.headers, remoteAddress: remoteAddress, tlsVersion: wire.protocolVersion))
     }
 
     /// The server is stopping: idle connections close now, busy ones after their current answer.

@@ -7,6 +7,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public init() { fields = [] }
 
+    public var isEmpty: Bool { fields.isEmpty }
+
     public init(_ fields: [Element]) { self.fields = fields }
 
     public init(dictionaryLiteral elements: (String, String)...) {

@@ -28,6 +28,26 @@ public struct HTTPRequestParser: Sendable {
         self.limits = limits
     }
 
+    /// What is known of the request being read when it has to be refused: the whole head when its
+    /// body is coming, else the request line when it has arrived (method and a target starting
+    /// with `/`), else nil.
+    public func partialRequest() -> (method: String, target: String, headers: HTTPHeaders)? {
+        switch state {
+        case .fixedBody(let request, _), .chunked(let request, _):
+            return (request.method.rawValue, request.target, request.headers)
+        case .head, .failed:
+            break
+        }
+        guard start < buffer.count else { return nil }
+        var end = start
+        while end < buffer.count && buffer[end] != UInt8(ascii: "\r") && buffer[end] != UInt8(ascii: "\n") { end += 1 }
+        guard end < buffer.count else { return nil }
+        let parts = buffer[start..<end].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+              parts[1].first == UInt8(ascii: "/") else { return nil }
+        return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), HTTPHeaders())
+    }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
     }

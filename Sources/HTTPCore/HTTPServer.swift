@@ -19,6 +19,9 @@ public final class HTTPServer: Sendable {
         public var security: (any HTTPWireSecurity)?
         /// Event loops serving connections; 0 means one per processor.
         public var eventLoops: Int
+        /// Told of each answer the server gives on its own to a request it read at least the
+        /// request line of (400, 408, 413, 414, 431), on the connection's queue; must not block.
+        public var refusalObserver: (@Sendable (HTTPRefusal) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
@@ -129,6 +132,7 @@ public final class HTTPServer: Sendable {
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
                 errorRenderer: configuration.errorRenderer, security: configuration.security,
+                refusalObserver: configuration.refusalObserver,
                 loop: state.loops[state.nextConnectionID % state.loops.count], now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )

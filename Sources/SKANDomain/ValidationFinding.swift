@@ -43,6 +43,13 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case methodNotAllowed = "method_not_allowed"
     /// A body that is not a form (a JSON body, say): Singular reads parameters from the query string.
     case unsupportedBody = "unsupported_body"
+    /// The server answered `408` before the endpoint saw the request: its head or body did not
+    /// arrive in time (a client that re-sends a POST without its body, say).
+    case requestTimeout = "request_timeout"
+    /// The server answered `413`, `414` or `431`: a body, target or header section over its limit.
+    case requestTooLarge = "request_too_large"
+    /// The server answered `400`: the request was not valid HTTP/1.1.
+    case malformedRequest = "malformed_request"
     /// `--upstream`: the upstream answered something a client would apply differently (value,
     /// coarse value, lock, ok or error).
     case differsFromUpstream = "differs_from_upstream"

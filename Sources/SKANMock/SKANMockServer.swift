@@ -83,20 +83,17 @@ public final class SKANMockServer: Sendable {
         let admin: any HTTPResponder = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
             AdminAuthorization(token: $0, next: router) as any HTTPResponder
         } ?? router
-        let responder = AppResponder(
-            admin: admin, singular: SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes)),
-            guardian: guardian
-        )
-        http = HTTPServer(
-            configuration: .init(host: options.host, port: options.port, limits: limits, errorRenderer: .singular),
-            responder: responder
-        )
+        let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
+        let responder = AppResponder(admin: admin, singular: singular, guardian: guardian)
+        var plain = HTTPServer.Configuration(host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
+        // The server's own refusals of requests for an endpoint are journaled too.
+        plain.refusalObserver = { singular.journal($0) }
+        http = HTTPServer(configuration: plain, responder: responder)
         if let httpsOptions = options.https, let https {
-            httpsServer = HTTPServer(
-                configuration: .init(host: options.host, port: httpsOptions.port, limits: limits,
-                                     errorRenderer: .singular, security: https.security),
-                responder: responder
-            )
+            var secure = HTTPServer.Configuration(host: options.host, port: httpsOptions.port, limits: limits,
+                                                  errorRenderer: .singular, security: https.security)
+            secure.refusalObserver = { singular.journal($0) }
+            httpsServer = HTTPServer(configuration: secure, responder: responder)
         } else {
             httpsServer = nil
         }

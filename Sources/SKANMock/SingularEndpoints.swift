@@ -197,6 +197,33 @@ struct SingularEndpoints: Sendable {
         writer.send(response)
     }
 
+    /// Journals an answer the server gave on its own (400, 408, 413, 414, 431) to a request for one
+    /// of the endpoints, with the finding that says what happened: the client never learns why
+    /// from Singular's shape alone, and the QA engineer sees the request that did not make it.
+    func journal(_ refusal: HTTPRefusal) {
+        let path = String(refusal.path)
+        guard let route = routes.route(at: path) else { return }
+        var parameters = RequestParameters(reservingBytes: refusal.query.utf8.count)
+        FormURLEncoding.forEachField(refusal.query) { parameters.append(name: $0, value: $1) }
+        for parameter in route.added { parameters.addIfAbsent(name: parameter.name, value: parameter.value) }
+        let request = SKANRequest(method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
+        let code: FindingCode = switch refusal.status.code {
+        case 408: .requestTimeout
+        case 413, 414, 431: .requestTooLarge
+        default: .malformedRequest
+        }
+        let message = "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
+            + (code == .requestTimeout && !refusal.headers.isEmpty ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)" : "")
+        let finding = ValidationFinding(param: "request", code: code, message: message)
+        let body = HTTPResponse.jsonError(refusal.reason, status: refusal.status).body
+        let outcome = SKANOutcome.refused(route.endpoint, request, status: refusal.status.code, body: body,
+                                          findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+        context.journal.record(request: request, outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0,
+                               extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)),
+                                       JSONMember("tls", refusal.tlsVersion.map { .string($0) } ?? .null)])
+        context.metrics.record(endpoint: route.endpoint, status: refusal.status.code, findings: [finding], durationMicros: 0, fault: nil)
+    }
+
     /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.
     static func tls(_ request: HTTPRequest) -> JSONMember {
         JSONMember("tls", request.tlsVersion.map { .string($0) } ?? .null)

@@ -1,0 +1,43 @@
+import Foundation
+import SKANDomain
+import Testing
+
+/// Answers the server gives before an endpoint sees the request (issue 21): a POST whose body never
+/// completes (Linux URLSession re-sends a POST without its body after a dropped connection), a
+/// header section over the limit, a malformed head. On a path that names an endpoint each is
+/// journaled with a finding, so the QA engineer sees the request that did not make it.
+@Suite("Server refusals in the journal")
+struct RefusalJournalTests {
+    @Test func aBodyThatNeverCompletesIsJournaledAs408() throws {
+        let mock = try TestSKANMock { $0.limits.bodyTimeoutSeconds = 0.5 }
+        let connection = try RawConnection(port: mock.server.port)
+        connection.send("POST /api/v1/evt?a=K&p=iOS&i=com.x&idfv=HALF&n=purchase HTTP/1.1\r\nHost: x\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 120\r\n\r\nskan_conversion_value=")
+        let (answer, _) = connection.readToEnd()
+        #expect(answer.hasPrefix("HTTP/1.1 408"))
+        let entry = try #require(try mock.journal("device=HALF").first)
+        #expect(entry["endpoint"] == "event" && entry["method"] == "POST" && entry["path"] == "/api/v1/evt")
+        #expect(entry["response"]?["status"] == 408)
+        #expect(entry["issues"]?[0]?["code"] == "request_timeout")
+        #expect(entry["issues"]?[0]?["message"]?.stringValue?.contains("its head arrived but not all of its body") == true)
+    }
+
+    @Test func oversizedAndMalformedRequestsForAnEndpointAreJournaled() throws {
+        let mock = try TestSKANMock()
+        let big = try RawConnection(port: mock.server.port)
+        big.send("GET /api/v2/conversion_value?idfv=BIG HTTP/1.1\r\nHost: x\r\nX-Filler: " + String(repeating: "y", count: 20_000) + "\r\n\r\n")
+        #expect(big.readToEnd().text.hasPrefix("HTTP/1.1 431"))
+        let bad = try RawConnection(port: mock.server.port)
+        bad.send("GET /api/v2/conversion_value?idfv=BAD HTTP/1.1\r\nHost x\r\n\r\n")
+        #expect(bad.readToEnd().text.hasPrefix("HTTP/1.1 400"))
+        // A path that names no endpoint is no SKAN request: nothing to journal.
+        let other = try RawConnection(port: mock.server.port)
+        other.send("GET /favicon.ico HTTP/1.1\r\nHost x\r\n\r\n")
+        #expect(other.readToEnd().text.hasPrefix("HTTP/1.1 400"))
+
+        #expect(try mock.journal("device=BIG").first?["issues"]?[0]?["code"] == "request_too_large")
+        #expect(try mock.journal("device=BIG").first?["response"]?["status"] == 431)
+        #expect(try mock.journal("device=BAD").first?["issues"]?[0]?["code"] == "malformed_request")
+        #expect(try mock.admin("/__admin/requests/count")["count"] == 2)
+    }
+}
