@@ -15,6 +15,8 @@ public final class Journal: Sendable {
         var nextToCommit: Int64 = 1
         var pending: [Int64: JournalEntry] = [:]
         var dropped: Int64 = 0
+        /// The kept entries' lines, in bytes.
+        var bytes = 0
         /// Ids at or below this are gone (dropped or cleared).
         var lowWatermark: Int64 = 0
         /// Live readers; each commit wakes the armed ones.
@@ -24,14 +26,17 @@ public final class Journal: Sendable {
     }
 
     public let capacity: Int
+    /// The most bytes of lines kept: a few huge requests must not hold gigabytes (oldest dropped first).
+    public let capacityBytes: Int
     private let clock: any SKANClock
     private let sink: (any JournalSink)?
     private let state: Mutex<State>
     /// Who waits for entries to arrive (`wait(for:count:answer:)`); checked after each commit.
     public let waiters = JournalWaiters()
 
-    public init(capacity: Int = 10_000, clock: any SKANClock, sink: (any JournalSink)? = nil) {
+    public init(capacity: Int = 10_000, capacityBytes: Int = 64 << 20, clock: any SKANClock, sink: (any JournalSink)? = nil) {
         self.capacity = max(1, capacity)
+        self.capacityBytes = max(1, capacityBytes)
         self.clock = clock
         self.sink = sink
         state = Mutex(State(ring: Array(repeating: nil, count: max(1, capacity))))
@@ -74,15 +79,19 @@ public final class Journal: Sendable {
     private func commit(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
         s.nextToCommit += 1
         var displaced: JournalEntry?
-        if s.count == capacity {
+        // Room by count, then by bytes (the newest entry is always kept, however large).
+        while s.count > 0 && (s.count == capacity || s.bytes + entry.line.count > capacityBytes) {
+            displaced = nil
             swap(&displaced, &s.ring[s.start])
             s.start = (s.start + 1) % capacity
             s.count -= 1
             s.dropped += 1
+            s.bytes -= displaced?.line.count ?? 0
             s.lowWatermark = displaced?.id ?? s.lowWatermark
         }
         s.ring[(s.start + s.count) % capacity] = entry
         s.count += 1
+        s.bytes += entry.line.count
         sink?.write(line: entry.line)
         for reader in s.readers { reader.commitHappened() }
         return displaced
@@ -169,6 +178,7 @@ public final class Journal: Sendable {
             for k in 0..<s.ring.count { s.ring[k] = nil }
             s.start = 0
             s.count = 0
+            s.bytes = 0
             s.dropped = 0
             s.lowWatermark = s.nextToCommit - 1
             s.generation += 1
@@ -181,6 +191,9 @@ public final class Journal: Sendable {
 
     /// Entries held.
     public var size: Int { state.withLock { $0.count } }
+
+    /// Bytes of the entries held.
+    public var bytes: Int { state.withLock { $0.bytes } }
 
     /// Entries dropped because the journal was full, since the last clear.
     public var dropped: Int64 { state.withLock { $0.dropped } }

@@ -43,7 +43,7 @@ public final class JournalEntry: Sendable {
             device = common.device
             event = common.event
         }
-        let findings = outcome?.findings ?? []
+        var findings = outcome?.findings ?? []
         let window = outcome?.window
         // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
         // buffer never regrows; it is trimmed to size below, since 10,000 lines stay in memory.
@@ -66,7 +66,12 @@ public final class JournalEntry: Sendable {
         w.raw(",\"event\":")
         if let event { w.write(event) } else { w.raw("null") }
         w.raw(",\"params\":")
-        writeParams(request.parameters, to: &w)
+        var truncated: [(name: String, length: Int)] = []
+        writeParams(request.parameters, to: &w, truncated: &truncated)
+        findings += truncated.map { cut in
+            ValidationFinding(param: cut.name, code: .valueTruncated,
+                              message: "\(cut.name) is \(cut.length) bytes; the journal keeps its first \(maxValueBytes) (the server read all of it)")
+        }
         w.raw(",\"skan\":")
         if let skan = outcome?.skan { skan.write(to: &w) } else { w.raw("null") }
         w.raw(",\"window\":")
@@ -93,18 +98,39 @@ public final class JournalEntry: Sendable {
                             hasIssues: !findings.isEmpty, line: line)
     }
 
-    /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
-    /// Parameters the server added (a route alias's) are not among them.
+    /// `writeParams` when the caller does not need to know what was cut.
     static func writeParams(_ parameters: RequestParameters, to w: inout JSONWriter) {
+        var truncated: [(name: String, length: Int)] = []
+        writeParams(parameters, to: &w, truncated: &truncated)
+    }
+
+    /// The most of one parameter's value a journal entry keeps: a 1 MiB form field must not make
+    /// a 1 MiB entry, ten thousand times over.
+    public static let maxValueBytes = 4096
+
+    /// Every parameter as received: name -> string, or name -> [strings] in order when it repeats.
+    /// Parameters the server added (a route alias's) are not among them. A value over
+    /// `maxValueBytes` is cut there (at a character's start), and its name and full length are
+    /// added to `truncated`.
+    static func writeParams(_ parameters: RequestParameters, to w: inout JSONWriter,
+                            truncated: inout [(name: String, length: Int)]) {
         let fields = parameters.sentFields
         parameters.bytes.withUnsafeBufferPointer { bytes in
             func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+            func value(_ field: RequestParameters.Field) -> UnsafeBufferPointer<UInt8> {
+                let range = field.value
+                guard range.count > maxValueBytes else { return text(range) }
+                var end = range.lowerBound + maxValueBytes
+                while end > range.lowerBound && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+                truncated.append((String(decoding: text(field.name), as: UTF8.self), range.count))
+                return text(range.lowerBound..<end)
+            }
             w.raw("{")
             if parameters.distinctSentNames == fields.count {
                 // No name repeats (the usual case): no need to group.
                 for (n, field) in fields.enumerated() {
                     if n > 0 { w.raw(",") }
-                    w.writeMember(utf8: text(field.name), text(field.value))
+                    w.writeMember(utf8: text(field.name), value(field))
                 }
                 w.raw("}")
                 return
@@ -122,7 +148,7 @@ public final class JournalEntry: Sendable {
                 var repeats = false
                 for j in (i + 1)..<fields.count where sameName(i, j) { repeats = true; break }
                 if !repeats {
-                    w.write(utf8: text(fields[i].value))
+                    w.write(utf8: value(fields[i]))
                     continue
                 }
                 w.raw("[")
@@ -130,7 +156,7 @@ public final class JournalEntry: Sendable {
                 for j in i..<fields.count where sameName(i, j) {
                     if !firstValue { w.raw(",") }
                     firstValue = false
-                    w.write(utf8: text(fields[j].value))
+                    w.write(utf8: value(fields[j]))
                 }
                 w.raw("]")
             }

@@ -100,7 +100,8 @@ struct AdminRoutes: Sendable {
     /// how many lines wait to be written (and were given up).
     private var journalHealth: JSONValue {
         var members = [JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
-                       JSONMember("capacity", .int(Int64(journal.capacity)))]
+                       JSONMember("capacity", .int(Int64(journal.capacity))), JSONMember("bytes", .int(Int64(journal.bytes))),
+                       JSONMember("capacity_bytes", .int(Int64(journal.capacityBytes)))]
         if let file = context.journalFile {
             let status = file.status
             var state = [JSONMember("state", .string(status.isFailing ? "failing" : "ok"))]

@@ -450,6 +450,8 @@ components:
             size: {type: integer, minimum: 0}
             dropped: {type: integer, minimum: 0}
             capacity: {type: integer, minimum: 1}
+            bytes: {type: integer, minimum: 0, description: 'Bytes of the journal lines kept in memory.'}
+            capacity_bytes: {type: integer, minimum: 1, description: 'The most bytes kept (--journal-bytes); the oldest entries are dropped first.'}
             file:
               description: 'With --log: the journal file''s state. failing while writes fail (a full disk), with the lines kept in memory to write in order once it works again.'
               type: object

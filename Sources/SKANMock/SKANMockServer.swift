@@ -44,7 +44,7 @@ public final class SKANMockServer: Sendable {
         }
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
-        journal = Journal(capacity: options.journalSize, clock: self.clock, sink: sink)
+        journal = Journal(capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
         let https: HTTPSService?
         do {

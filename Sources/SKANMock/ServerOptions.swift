@@ -10,6 +10,8 @@ public struct ServerOptions: Sendable {
     /// Where the journal is written as JSON Lines: a file, `-` for standard output, nil for nowhere.
     public var logPath: String?
     public var journalSize = 10_000
+    /// The most bytes of journal lines kept in memory (`--journal-bytes`); the oldest go first.
+    public var journalBytes = 64 << 20
     public var deviceCapacity = 100_000
     public var strict = false
     /// When set, every `/__admin` call needs `Authorization: Bearer <token>`.

@@ -30,6 +30,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Journal entries kept in memory; the oldest are dropped first. [env: SKAN_MOCK_JOURNAL_SIZE, default: 10000]", valueName: "n"))
     var journalSize: Int?
 
+    @Option(help: ArgumentHelp("Bytes of journal lines kept in memory (K, M, G suffixes); the oldest entries are dropped first. [env: SKAN_MOCK_JOURNAL_BYTES, default: 64M]", valueName: "bytes"))
+    var journalBytes: String?
+
     @Option(help: ArgumentHelp("Devices whose state is kept; the least recently seen are dropped. [env: SKAN_MOCK_DEVICE_CAPACITY, default: 100000]", valueName: "n"))
     var deviceCapacity: Int?
 
@@ -107,6 +110,13 @@ struct Serve: ParsableCommand {
         options.modelPath = model ?? environment["SKAN_MOCK_MODEL"]
         options.logPath = log ?? environment["SKAN_MOCK_LOG"]
         options.journalSize = try journalSize ?? environment.integer("SKAN_MOCK_JOURNAL_SIZE") ?? options.journalSize
+        if let text = journalBytes ?? environment["SKAN_MOCK_JOURNAL_BYTES"] {
+            guard let bytes = Self.byteCount(text), bytes >= 64 << 10 else {
+                StandardStreams.error("skan-mock: --journal-bytes \(text): give a size of at least 64K, e.g. 64M or 1G")
+                throw ExitCode(64)
+            }
+            options.journalBytes = bytes
+        }
         options.deviceCapacity = try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
         options.limits.maxConnections = try maxConnections ?? environment.integer("SKAN_MOCK_MAX_CONNECTIONS") ?? options.limits.maxConnections
         guard options.limits.maxConnections >= 1 else {
@@ -197,6 +207,17 @@ struct Serve: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    /// `65536`, `64K`, `64M`, `1G` (powers of 1024), or nil.
+    static func byteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        guard let last = text.uppercased().last else { return nil }
+        if let unit = units[last] {
+            guard let value = Int(text.dropLast()), value >= 0, value <= Int.max / unit else { return nil }
+            return value * unit
+        }
+        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     private func resolvedHTTPSPort() throws -> Int? {

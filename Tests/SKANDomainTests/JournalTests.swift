@@ -165,3 +165,43 @@ import Testing
         #expect(journal.query().entries.map(\.id) == Array(1_501...2_000))
     }
 }
+
+/// The journal held in bytes too (issue 22): huge requests cannot hold gigabytes.
+@Suite struct JournalBytesTests {
+    @Test func theOldestGoFirstWhenTheBytesRunOut() throws {
+        let clock = ManualClock(seconds: T0)
+        let service = ConversionService(clock: clock)
+        let journal = Journal(capacity: 1000, capacityBytes: 4000, clock: clock)
+        for n in 1...20 {
+            let req = request(.skan3, [("idfv", "B-\(n)"), ("conversion_value", "0"), ("pad", String(repeating: "p", count: 500))])
+            let o = service.handle(.skan3, req)
+            journal.record(request: req, outcome: o, status: o.status, body: o.body, durationMicros: 1)
+        }
+        #expect(journal.bytes <= 4000)
+        #expect(journal.size > 0 && journal.size < 20)
+        #expect(Int64(journal.size) + journal.dropped == 20)
+        #expect(journal.query(JournalFilter()).entries.last?.json["device"] == "B-20")
+        // The newest entry is kept whatever its size.
+        let huge = request(.skan3, [("idfv", "HUGE"), ("conversion_value", "0"), ("a", String(repeating: "a", count: 3900))])
+        journal.record(request: huge, outcome: service.handle(.skan3, huge), status: 200, body: [], durationMicros: 1)
+        #expect(journal.query(JournalFilter()).entries.map { $0.json["device"] } == ["HUGE"])
+        journal.clear()
+        #expect(journal.bytes == 0)
+    }
+
+    @Test func aHugeValueIsKeptCutWithAFindingAndItsLength() throws {
+        let clock = ManualClock(seconds: T0)
+        let service = ConversionService(clock: clock)
+        let journal = Journal(clock: clock)
+        let value = String(repeating: "é", count: 5000)  // 10,000 bytes of two-byte characters
+        let req = request(.event, [("a", "K"), ("p", "iOS"), ("i", "x"), ("idfv", "CUT"), ("n", "e"), ("blob", value)])
+        journal.record(request: req, outcome: service.handle(.event, req), status: 200, body: [], durationMicros: 1)
+        let entry = try #require(journal.query(JournalFilter()).entries.first?.json)
+        let kept = try #require(entry["params"]?["blob"]?.stringValue)
+        #expect(kept.utf8.count == JournalEntry.maxValueBytes)
+        #expect(value.hasPrefix(kept))
+        let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "value_truncated" })
+        #expect(finding["param"] == "blob")
+        #expect(finding["message"] == "blob is 10000 bytes; the journal keeps its first 4096 (the server read all of it)")
+    }
+}

@@ -40,4 +40,20 @@ struct RefusalJournalTests {
         #expect(try mock.journal("device=BAD").first?["issues"]?[0]?["code"] == "malformed_request")
         #expect(try mock.admin("/__admin/requests/count")["count"] == 2)
     }
+
+    /// A 1 MiB form field keeps 4 KiB in the journal, with a finding that says its length, and the
+    /// journal's bytes are counted in health (issue 22).
+    @Test func aHugeFormFieldIsKeptCut() throws {
+        let mock = try TestSKANMock()
+        let form = "a=K&p=iOS&i=com.x&idfv=HUGE&n=purchase&receipt=" + String(repeating: "r", count: 1_000_000)
+        let answer = try mock.client.request("POST", mock.url("/api/v1/evt"), body: Array(form.utf8),
+                                             headers: ["Content-Type: application/x-www-form-urlencoded"])
+        #expect(answer.status == 200)
+        let entry = try #require(try mock.journal("device=HUGE").first)
+        #expect(entry["params"]?["receipt"]?.stringValue?.count == 4096)
+        #expect(entry["issues"]?[0]?["code"] == "value_truncated")
+        let health = try mock.admin("/__admin/health")
+        #expect((health["journal"]?["bytes"]?.intValue ?? .max) < 16_384)
+        #expect(health["journal"]?["capacity_bytes"] == .int(64 << 20))
+    }
 }
