@@ -3,4 +3,7 @@
 public struct ModelCheckFailure: Error, Sendable {
     public let summary: String
     public let lines: [String]
+    /// The file could not be read at all (out of descriptors, a permission, a file mid-replace),
+    /// as opposed to a file that says something wrong: worth trying again without a change.
+    public var couldNotRead = false
 }

@@ -18,8 +18,10 @@ final class ModelFileWatcher: @unchecked Sendable {
 
     init(path: String) { self.path = path }
 
-    func start(onChange: @escaping @Sendable () -> Void) {
-        let last = Mutex(signature())
+    /// `onChange` says whether the change was dealt with; false (the file could not be read)
+    /// has it called again on the next tick, changed or not.
+    func start(onChange: @escaping @Sendable () -> Bool) {
+        let last = Mutex<Signature?>(signature())
         let path = path
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         timer.setEventHandler {
@@ -28,7 +30,9 @@ final class ModelFileWatcher: @unchecked Sendable {
                 defer { last = current }
                 return current != nil && current != last
             }
-            if changed { onChange() }
+            if changed && !onChange() {
+                last.withLock { $0 = nil }
+            }
         }
         timer.resume()
     }

@@ -126,8 +126,13 @@ public final class SKANMockServer: Sendable {
         }
         ports.set(http: http.port, https: httpsServer?.port)
         watcher?.start { [weak self] in
-            guard let self else { return }
-            self.reportReload(self.reloadModel(), trigger: "file changed")
+            guard let self else { return true }
+            let result = self.reloadModelFile()
+            self.reportReload(result.mapError { StartupError(description: $0.summary) }, trigger: "file changed")
+            // A file that could not be read is tried again on the next tick; a bad one waits for
+            // its next change (no line a second about the same mistake).
+            if case .failure(let failure) = result, failure.couldNotRead { return false }
+            return true
         }
     }
 
@@ -177,7 +182,7 @@ public final class SKANMockServer: Sendable {
             bytes = try FileBytes.read(path)
         } catch {
             let line = "cannot read model \(error.description)"
-            return .failure(ModelCheckFailure(summary: line, lines: [line]))
+            return .failure(ModelCheckFailure(summary: line, lines: [line], couldNotRead: true))
         }
         do {
             return .success(try ConversionModel.parse(bytes: bytes, source: path))
@@ -193,15 +198,21 @@ extension SKANMockServer {
     /// Reads the model file again and swaps it in; a bad file keeps the model in use, and its
     /// reason shows in `/__admin/health` until a good file comes.
     public func reloadModel() -> Result<String, StartupError> {
-        do {
-            let model = try Self.loadModel(options.modelPath)
+        reloadModelFile().mapError { StartupError(description: $0.summary) }
+    }
+
+    /// `reloadModel`, telling a file that could not be read from one that did not load.
+    func reloadModelFile() -> Result<String, ModelCheckFailure> {
+        let read = options.modelPath.map { Self.readModel($0) } ?? .success(.builtIn)
+        switch read {
+        case .success(let model):
             service.replaceModel(model)
             faults.replace(with: model.faults)
             modelStatus.succeeded()
             return .success(model.name)
-        } catch {
-            modelStatus.failed(error.description)
-            return .failure(error)
+        case .failure(let failure):
+            modelStatus.failed(failure.summary)
+            return .failure(failure)
         }
     }
 
