@@ -78,6 +78,7 @@ public final class SKANMockServer: Sendable {
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
+        notices += https?.notes ?? []
         self.notices = notices
         // An empty token is no token: nothing could ever match it but an empty Bearer.
         let admin: any HTTPResponder = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {

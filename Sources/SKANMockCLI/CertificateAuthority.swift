@@ -27,7 +27,8 @@ struct CertificateAuthority: ParsableCommand {
         let directory = try StateDirectory.resolve(option: stateDir)
         #if SKAN_MOCK_TLS
         do {
-            let (ca, created) = try LocalCA.loadOrCreate(in: directory, renew: renew)
+            let (ca, created, fixed) = try LocalCA.loadOrCreateNoting(in: directory, renew: renew)
+            for line in fixed { StandardStreams.error("skan-mock ca: \(line)") }
             if created { StandardStreams.error("skan-mock ca: made a new certificate authority in \(ca.directory)") }
             StandardStreams.output("CA certificate: \(ca.certificatePath)")
             StandardStreams.output("SHA-256 fingerprint: \(ca.certificate.sha256Fingerprint)")

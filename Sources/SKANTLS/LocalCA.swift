@@ -21,6 +21,22 @@ public struct LocalCA: Sendable {
     /// The CA in `directory`, created there (folder 0700, key 0600) when there is none or when
     /// `renew` is set. `created` tells which happened.
     public static func loadOrCreate(in directory: String, renew: Bool = false) throws(TLSSetupError) -> (ca: LocalCA, created: Bool) {
+        let (ca, created, _) = try loadOrCreateNoting(in: directory, renew: renew)
+        return (ca, created)
+    }
+
+    /// `loadOrCreate`, plus a line for each permission it had to take away: a state folder or a
+    /// CA key other users could read is made private (0700, 0600) before it is used.
+    public static func loadOrCreateNoting(in directory: String, renew: Bool = false) throws(TLSSetupError) -> (ca: LocalCA, created: Bool, notes: [String]) {
+        let absolute = SecureFile.absolute(directory)
+        var notes: [String] = []
+        if SecureFile.exists(absolute) { notes += try SecureFile.makePrivate(absolute, mode: 0o700) }
+        if SecureFile.exists(absolute + "/ca-key.pem") { notes += try SecureFile.makePrivate(absolute + "/ca-key.pem", mode: 0o600) }
+        let (ca, created) = try loadOrCreateUnchecked(in: directory, renew: renew)
+        return (ca, created, notes)
+    }
+
+    private static func loadOrCreateUnchecked(in directory: String, renew: Bool) throws(TLSSetupError) -> (ca: LocalCA, created: Bool) {
         let directory = SecureFile.absolute(directory)
         let certificatePath = directory + "/ca.pem"
         let keyPath = directory + "/ca-key.pem"

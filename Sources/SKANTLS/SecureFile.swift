@@ -27,6 +27,14 @@ enum SecureFile {
         }
     }
 
+    /// Takes away the group's and others' permissions from `path` when it has any (a state folder
+    /// made 0777 by hand, a key copied with 0644): the lines saying what was changed, for the log.
+    static func makePrivate(_ path: String, mode: Int) throws(TLSSetupError) -> [String] {
+        guard let current = System.permissions(path), current & 0o077 != 0 else { return [] }
+        if let error = System.setPermissions(path, mode) { throw TLSSetupError(file: path, "readable by others (mode \(String(current, radix: 8))) and \(error.reason)") }
+        return ["\(path) was open to other users (mode \(String(current, radix: 8))): set to \(String(mode, radix: 8))"]
+    }
+
     /// Creates `path` and any missing parents with mode 0700; an existing folder is left as it is.
     static func makeDirectory(_ path: String) throws(TLSSetupError) {
         var current = path.hasPrefix("/") ? "" : "."

@@ -95,4 +95,16 @@ extension System {
     public static func truncate(_ fd: Int32, to size: Int64) -> SystemError? {
         ftruncate(fd, off_t(size)) == 0 ? nil : SystemError(code: errno, function: "ftruncate")
     }
+
+    /// The permission bits of `path` (`0o700`), or nil when it cannot be `stat`ed.
+    public static func permissions(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_mode) & 0o7777
+    }
+
+    /// Sets the permission bits of `path` (`chmod`).
+    public static func setPermissions(_ path: String, _ mode: Int) -> SystemError? {
+        chmod(path, mode_t(mode)) == 0 ? nil : SystemError(code: errno, function: "chmod")
+    }
 }

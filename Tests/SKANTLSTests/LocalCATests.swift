@@ -95,6 +95,23 @@ struct LocalCATests {
         #expect(lifetime > 300 * 86_400 && lifetime <= 825 * 86_400)
     }
 
+    /// A state folder opened to everyone, or a key copied readable, is made private again before
+    /// use, and each change is said (issue 22).
+    @Test func permissionsOpenToOthersAreTakenAwayAndSaid() throws {
+        let folder = temporaryFolder("open")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try LocalCA.loadOrCreate(in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/ca-key.pem")
+        let (_, created, notes) = try LocalCA.loadOrCreateNoting(in: folder)
+        #expect(!created)
+        #expect(notes == ["\(folder) was open to other users (mode 777): set to 700",
+                          "\(folder)/ca-key.pem was open to other users (mode 644): set to 600"])
+        #expect(try mode(of: folder) == 0o700)
+        #expect(try mode(of: folder + "/ca-key.pem") == 0o600)
+        #expect(try LocalCA.loadOrCreateNoting(in: folder).notes.isEmpty)
+    }
+
     @Test func aCAWhoseKeyIsMissingNamesTheKeyFile() throws {
         let folder = temporaryFolder("missing-key")
         defer { try? FileManager.default.removeItem(atPath: folder) }

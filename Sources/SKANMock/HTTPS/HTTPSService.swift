@@ -10,6 +10,8 @@ import SKANTLS
 struct HTTPSService: Sendable {
     /// The wire protocol of the HTTPS port.
     let security: any HTTPWireSecurity
+    /// Lines for standard error: permissions taken away from the state folder or the CA key.
+    var notes: [String] = []
     #if SKAN_MOCK_TLS
     let phone: PhoneSetup
     #endif
@@ -36,7 +38,8 @@ struct HTTPSService: Sendable {
                     }
                     extra.append(san)
                 }
-                let (ca, _) = try LocalCA.loadOrCreate(in: options.stateDirectory)
+                let (ca, _, fixed) = try LocalCA.loadOrCreateNoting(in: options.stateDirectory)
+                notes = fixed.map { "skan-mock: \($0)" }
                 identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
             }
             security = TLSWireSecurity(context: try TLSContext(identity: identity), plaintextRefusal: Self.plaintextRefusal)
