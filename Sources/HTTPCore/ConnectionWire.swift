@@ -74,6 +74,12 @@ struct ConnectionWire {
         return true
     }
 
+    /// What the protocol wants said after a failure (a TLS alert: "protocol version", "handshake
+    /// failure"), moved to `sealed`, so that a refused client reads why instead of an EOF.
+    mutating func collectFailureOutput() {
+        session?.takeOutput(into: &sealed)
+    }
+
     /// Bytes for the socket as they are, past the protocol (a refusal in plain text on the HTTPS port).
     mutating func queueRaw(_ response: HTTPResponse) {
         response.serialize(into: &sealed, includeBody: true, closeConnection: true)

@@ -109,6 +109,10 @@ final class HTTPConnection: @unchecked Sendable {
         }
         switch result {
         case .failed:
+            // A refused handshake says why (its alert), best effort, before the close.
+            wire.collectFailureOutput()
+            let fd = fd
+            wire.withSealed { sealed, offset in _ = Self.send(fd, &sealed, &offset) }
             close()
             return
         case .notThisProtocol:

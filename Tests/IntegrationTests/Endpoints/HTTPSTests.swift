@@ -89,6 +89,27 @@ struct HTTPSTests {
         #expect(text.hasSuffix("closed\n"))
     }
 
+    /// A refused handshake (TLS 1.1 here) is answered with its alert, so the client says
+    /// "protocol version" rather than "unexpected eof" (issue 22).
+    @Test(.enabled(if: CACommandTests.hasOpenSSL3, "needs OpenSSL 3's openssl command first on PATH, not LibreSSL"))
+    func aRefusedHandshakeGetsItsAlert() throws {
+        let folder = Folder()
+        let mock = try server(folder)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "s_client", "-connect", "127.0.0.1:\(try #require(mock.server.httpsPort))",
+                             "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.closeFile()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("alert protocol version"), "\(text.suffix(400))")
+    }
+
     @Test func tls12WithAnAEADSuiteIsServedAndOldOrCBCOnlyClientsAreRefused() throws {
         let folder = Folder()
         let mock = try server(folder)
