@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SystemPOSIX
 
 /// One accepted socket: carries out what its `HTTPConnectionStateMachine` decides. It owns the
@@ -12,6 +13,11 @@ import SystemPOSIX
 final class HTTPConnection: @unchecked Sendable {
     let id: Int
     let queue: DispatchQueue
+    /// Whether a byte ever came: read from the accept path (hence atomic), which evicts silent
+    /// connections first when the server is full.
+    let hasSpoken = Atomic<Bool>(false)
+    /// When the connection was accepted (`now()` seconds).
+    let acceptedAt: Double
     private let fd: Int32
     private let remoteAddress: String
     private let responder: any HTTPResponder
@@ -40,6 +46,7 @@ final class HTTPConnection: @unchecked Sendable {
         onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
         self.refusalObserver = refusalObserver
+        acceptedAt = now
         self.id = id
         self.fd = fd
         self.remoteAddress = remoteAddress
@@ -95,6 +102,7 @@ final class HTTPConnection: @unchecked Sendable {
                 switch try? System.read(fd, base, Self.readChunk) {
                 case .done(0): return .endOfFile
                 case .done(let count):
+                    if count > 0 && !hasSpoken.load(ordering: .relaxed) { hasSpoken.store(true, ordering: .relaxed) }
                     switch wire.receive(UnsafeRawBufferPointer(start: base, count: count), into: &parser) {
                     case .ok: break
                     case .closed: return .endOfFile

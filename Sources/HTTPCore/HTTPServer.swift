@@ -126,8 +126,21 @@ public final class HTTPServer: Sendable {
 
     private func admit(_ fd: Int32, remote: String) {
         let limits = configuration.limits
+        var evicted: HTTPConnection?
         let connection: HTTPConnection? = state.withLock { state in
-            guard !state.stopping, state.connections.count < limits.maxConnections, !state.loops.isEmpty else { return nil }
+            guard !state.stopping, !state.loops.isEmpty else { return nil }
+            if state.connections.count >= limits.maxConnections {
+                // Full: the oldest connection that has sent nothing for a while makes room (a
+                // thousand silent sockets must not keep out the one that asks `/__admin/health`
+                // for the whole header timeout); only when none is silent do newcomers get the 503.
+                let silentSince = HTTPConnection.now() - min(5, limits.headerTimeoutSeconds / 2)
+                guard let silent = state.connections.values
+                    .filter({ $0.acceptedAt <= silentSince && !$0.hasSpoken.load(ordering: .relaxed) })
+                    .min(by: { $0.id < $1.id })
+                else { return nil }
+                state.connections[silent.id] = nil
+                evicted = silent
+            }
             state.nextConnectionID += 1
             let connection = HTTPConnection(
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
@@ -139,6 +152,7 @@ public final class HTTPServer: Sendable {
             state.connections[connection.id] = connection
             return connection
         }
+        if let evicted { evicted.queue.async { evicted.close() } }
         guard let connection else {
             refuse(fd)
             return

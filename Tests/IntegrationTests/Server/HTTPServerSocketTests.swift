@@ -170,6 +170,23 @@ struct HTTPServerSocketTests {
         #expect(closed)
     }
 
+    /// Full of connections that never said anything (slowloris): the oldest silent one makes room
+    /// for a client that speaks, so a health check is not shut out for the whole header timeout.
+    @Test func silentConnectionsMakeRoomWhenTheServerIsFull() throws {
+        var limits = HTTPLimits()
+        limits.maxConnections = 2
+        limits.headerTimeoutSeconds = 1  // silent for half of it (0.5 s) is silent enough
+        let server = try TestHTTPServer(limits: limits, responder: testRouter())
+        let silentOld = try RawConnection(port: server.port)
+        let silentNew = try RawConnection(port: server.port)
+        System.sleep(microseconds: 700_000)
+        let speaker = try RawConnection(port: server.port)
+        speaker.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(speaker.readResponses(1).first?.hasPrefix("HTTP/1.1 200 OK") == true)
+        #expect(silentOld.readToEnd() == ("", true))
+        _ = silentNew
+    }
+
     @Test func refusesConnectionsPastTheLimitWith503() throws {
         var limits = HTTPLimits()
         limits.maxConnections = 2
