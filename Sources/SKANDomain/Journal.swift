@@ -19,6 +19,9 @@ public final class Journal: Sendable {
         var bytes = 0
         /// Ids at or below this are gone (dropped or cleared).
         var lowWatermark: Int64 = 0
+        /// Ids at or below this were removed by a clear (not dropped for room): a reader that
+        /// showed them must be told to start again.
+        var clearedThrough: Int64 = 0
         /// Live readers; each commit wakes the armed ones.
         var readers: [JournalReader] = []
         /// Bumped by each clear, so a reader learns that what it showed is gone.
@@ -144,6 +147,10 @@ public final class Journal: Sendable {
     /// Ids at or below this are no longer kept (dropped or cleared); 0 when nothing was lost.
     public var lowWatermark: Int64 { state.withLock { $0.lowWatermark } }
 
+    /// The last id removed by a clear (0 before any): a stream resuming at or below it showed
+    /// entries the journal no longer has.
+    public var clearedThrough: Int64 { state.withLock { $0.clearedThrough } }
+
     /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes.
     public func query(_ filter: JournalFilter = JournalFilter()) -> JournalPage {
         state.withLock { s in
@@ -181,6 +188,7 @@ public final class Journal: Sendable {
             s.bytes = 0
             s.dropped = 0
             s.lowWatermark = s.nextToCommit - 1
+            s.clearedThrough = s.nextToCommit - 1
             s.generation += 1
             for reader in s.readers { reader.wake() }
         }

@@ -229,6 +229,29 @@ def test_admin_token_is_asked_once(driver):
         server.stop()
 
 
+def test_long_values_stay_inside_the_details_panel(driver):
+    server = Server()
+    try:
+        long_value = "L" * 600
+        server.skan4("LONG-" + "D" * 300, receipt=long_value)
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "the long request listed")
+        live(driver)
+        driver.execute_script("arguments[0].click()", rows(driver)[0].find_elements(By.TAG_NAME, "td")[0])
+        details = driver.find_element(By.ID, "details")
+        wait_for(driver, lambda d: details.is_displayed(), 2, "details shown")
+        feed = driver.find_element(By.ID, "feed").rect
+        panel = details.rect
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        assert feed["x"] + feed["width"] <= panel["x"] + 1, (feed, panel)
+        assert panel["x"] + panel["width"] <= width + 1, (panel, width)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width + 1
+        driver.save_screenshot(os.path.join(OUT, "console-long-values.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
 def test_screenshot_of_the_console(driver):
     server = Server()
     try:

@@ -91,6 +91,29 @@ struct EventStreamSessionTests {
         two.close()
     }
 
+    /// A console that was away during a reset comes back with the id of the last row it showed:
+    /// that row is gone, so it is told to clear before the new rows (issue 21).
+    @Test func aConsoleThatMissedAClearIsToldOnReconnect() {
+        let j = journal()
+        for _ in 0..<3 { record(j, device: "A") }
+        j.clear()                                   // while the console was disconnected
+        record(j, device: "B")
+        let out = Recorder()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        session.open(.after(3))                      // Last-Event-ID: B:3, the last row it showed
+        #expect(out.wait { ids($0.text) == ["B:4"] })
+        #expect(out.text.hasPrefix("event: reset\ndata: {}\n\n"))
+        session.close()
+        // One that connected after the clear and saw B:4 resumes without a reset.
+        let later = Recorder()
+        let resumed = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: later)
+        resumed.open(.after(4))
+        record(j, device: "C")
+        #expect(later.wait { ids($0.text) == ["B:5"] })
+        #expect(!later.text.contains("event: reset"))
+        resumed.close()
+    }
+
     @Test func clearingTheJournalSendsAResetAtOnce() {
         let j = journal()
         let out = Recorder()

@@ -32,7 +32,10 @@ enum ConsoleStyle {
     .feed tr.fresh { animation: fresh 1.5s ease-out; }
     @keyframes fresh { from { background: #fff8c5; } to { background: transparent; } }
     .empty, .hint { color: var(--muted); }
-    .details { width: 34rem; max-width: 45vw; border-left: 1px solid var(--line); padding-left: 1rem; overflow-wrap: anywhere; }
+    .details { width: 34rem; max-width: 45vw; min-width: 0; border-left: 1px solid var(--line); padding-left: 1rem; overflow-wrap: anywhere; }
+    /* Long unbroken values (a device id, a receipt) wrap inside their cell, never past the panel. */
+    .feed td:nth-child(3), .params td + td, .json { overflow-wrap: anywhere; }
+    .feed td:nth-child(3) { max-width: 18rem; }
     .details-head { display: flex; gap: .5rem; align-items: center; }
     .details-head h2 { font-size: 1rem; margin: 0 auto 0 0; }
     .details h3 { font-size: .9rem; margin: 1rem 0 .3rem; color: var(--muted); }

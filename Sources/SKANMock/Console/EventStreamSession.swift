@@ -97,6 +97,7 @@ final class EventStreamSession: @unchecked Sendable {
 
     /// Registers with the journal and starts sending; call once.
     func open(_ start: Start) {
+        let clearedThrough = journal.clearedThrough
         let (reader, position) = journal.addReader { [weak self] in self?.scheduleFlush() }
         let closed = state.withLock { s -> Bool in
             s.reader = reader
@@ -105,7 +106,10 @@ final class EventStreamSession: @unchecked Sendable {
             switch start {
             case .now: s.cursor = position.lastId
             // An id past the last one (a since_id from the future) waits for nothing: live from now.
-            case .after(let id): s.cursor = min(max(id, 0), position.lastId)
+            case .after(let id):
+                s.cursor = min(max(id, 0), position.lastId)
+                // It showed entries a reset or DELETE has removed since: it must clear them first.
+                if id > 0 && id <= clearedThrough { s.resetFirst = true }
             case .otherBoot:
                 s.cursor = 0
                 s.resetFirst = true
