@@ -113,9 +113,11 @@ public final class ConversionService: Sendable {
     /// `adopting` is the answer the client really got when it was not the model's (`--upstream-mode
     /// proxy` passes production's): the outcome still carries what the model would have answered,
     /// but the device's state remembers the adopted values, since the client acts on those.
+    ///
+    /// `at` replays a request at the time it was first answered (`--resume`), instead of now.
     public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
-                       adopting adopted: AppliedAnswer? = nil) -> SKANOutcome {
-        let now = clock.nowMilliseconds()
+                       adopting adopted: AppliedAnswer? = nil, at time: Int64? = nil) -> SKANOutcome {
+        let now = time ?? clock.nowMilliseconds()
         let parameters = request.parameters
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)

@@ -80,6 +80,14 @@ public final class Journal: Sendable {
 
     /// Stores the next entry in id order and hands it to the sink; returns the entry it displaced.
     private func commit(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
+        let displaced = store(entry, &s)
+        sink?.write(line: entry.line)
+        for reader in s.readers { reader.commitHappened() }
+        return displaced
+    }
+
+    /// Keeps `entry` in the ring, making room by count and bytes; returns the entry it displaced.
+    private func store(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
         s.nextToCommit += 1
         var displaced: JournalEntry?
         // Room by count, then by bytes (the newest entry is always kept, however large).
@@ -95,9 +103,24 @@ public final class Journal: Sendable {
         s.ring[(s.start + s.count) % capacity] = entry
         s.count += 1
         s.bytes += entry.line.count
-        sink?.write(line: entry.line)
-        for reader in s.readers { reader.commitHappened() }
         return displaced
+    }
+
+    /// Puts back entries read from the journal file at start (`--resume`), oldest first, as if they
+    /// had just been recorded but without writing them to the sink again; ids go on after them.
+    /// Only on an empty journal.
+    public func restore(_ entries: [JournalEntry]) {
+        state.withLock { s in
+            guard s.count == 0, s.nextToCommit == 1, let first = entries.first else { return }
+            // Ids were consecutive when written; the ring relies on it.
+            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id + 1 == $1.id }) else { return }
+            s.lowWatermark = first.id - 1
+            for entry in entries {
+                s.nextToCommit = entry.id
+                _ = store(entry, &s)
+            }
+            s.nextId = s.nextToCommit
+        }
     }
 
     /// Registers a live reader, woken as `JournalReader` describes, and returns where it starts.

@@ -11,6 +11,19 @@ public final class JournalEntry: Sendable {
     /// The JSON object followed by "\n".
     public let line: [UInt8]
 
+    /// An entry read back from a journal file (`--resume`): its line as written, its filter fields
+    /// from it; nil when the line is not an entry.
+    public static func restored(line: [UInt8]) -> JournalEntry? {
+        var text = line
+        if text.last == UInt8(ascii: "\n") { text.removeLast() }
+        guard let json = try? JSONParser.parse(text), let id = json["id"]?.intValue else { return nil }
+        return JournalEntry(
+            id: id, endpoint: json["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
+            device: json["device"]?.stringValue, event: json["event"]?.stringValue,
+            window: json["window"]?.stringValue.flatMap(SKANWindow.init(rawValue:)),
+            hasIssues: !(json["issues"]?.arrayValue ?? []).isEmpty, line: text + [UInt8(ascii: "\n")])
+    }
+
     init(id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
          line: [UInt8]) {
         self.id = id

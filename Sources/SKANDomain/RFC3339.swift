@@ -1,6 +1,34 @@
 /// RFC 3339 timestamps with milliseconds in UTC ("2026-11-21T06:00:00.123Z") for the journal.
 /// Computed arithmetically (Howard Hinnant's days-to-civil algorithm): no locale, no Foundation, no libc.
 public enum RFC3339 {
+    /// Milliseconds since 1970 of a time in the journal's own form (`2026-11-21T06:00:00.000Z`),
+    /// or nil for any other text.
+    public static func parse(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."),
+              bytes[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19), let millis = number(20..<23),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), the inverse of `civil(fromDays:)`.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
+    }
+
     public static func format(milliseconds: Int64) -> String {
         String(decoding: bytes(milliseconds: milliseconds), as: UTF8.self)
     }

@@ -46,6 +46,30 @@ public final class SKANMockServer: Sendable {
         service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
         journal = Journal(capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
+        var resumeNotes: [String] = []
+        if options.resume {
+            guard let path = options.logPath, path != "-" else {
+                throw StartupError(description: "--resume reads the journal back from its --log file: give --log FILE")
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = System.fileExists(path) ? try FileBytes.read(path) : []
+            } catch {
+                throw StartupError(description: "--resume: cannot read \(error.description)")
+            }
+            // A line cut short by a kill is cut off the file too, so that the next line starts clean.
+            if let last = bytes.last, last != UInt8(ascii: "\n") {
+                let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
+                if let error = System.truncate(path: path, to: Int64(keep)) {
+                    throw StartupError(description: "--resume: cannot cut the torn last line off \(path): \(error.reason)")
+                }
+            }
+            let resume = JournalResume(bytes: bytes, path: path)
+            let replayed = resume.replay(into: service)
+            journal.restore(resume.entries)
+            if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
+            resumeNotes = resume.notes + ["skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"]
+        }
         let https: HTTPSService?
         do {
             https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
@@ -78,6 +102,7 @@ public final class SKANMockServer: Sendable {
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
+        notices += resumeNotes
         notices += https?.notes ?? []
         self.notices = notices
         // An empty token is no token: nothing could ever match it but an empty Bearer.

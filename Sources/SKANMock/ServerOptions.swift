@@ -9,6 +9,8 @@ public struct ServerOptions: Sendable {
     public var modelPath: String?
     /// Where the journal is written as JSON Lines: a file, `-` for standard output, nil for nowhere.
     public var logPath: String?
+    /// `--resume`: read the `--log` file back at start (journal and devices' state).
+    public var resume = false
     public var journalSize = 10_000
     /// The most bytes of journal lines kept in memory (`--journal-bytes`); the oldest go first.
     public var journalBytes = 64 << 20

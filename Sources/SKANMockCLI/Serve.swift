@@ -45,6 +45,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Require 'Authorization: Bearer <token>' on /__admin calls; empty means no token. [env: SKAN_MOCK_ADMIN_TOKEN]", valueName: "token"))
     var adminToken: String?
 
+    @Flag(help: "Read the --log file back at start: the journal and every device's state, so a restart loses nothing answered. [env: SKAN_MOCK_RESUME=1]")
+    var resume = false
+
     @Flag(help: "Bound beyond loopback without --admin-token, take admin changes from any machine (by default only from this one). [env: SKAN_MOCK_ADMIN_OPEN=1]")
     var adminOpen = false
 
@@ -132,6 +135,7 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)")
         }
         options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
+        options.resume = resume || environment.flag("SKAN_MOCK_RESUME")
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
         do {

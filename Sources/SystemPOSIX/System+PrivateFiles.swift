@@ -6,6 +6,9 @@ import Darwin
 
 // Files and folders with private modes (the CA's state folder) and advisory locks: the same calls on
 // glibc and Darwin, written once.
+/// `truncate(2)` under another name: inside `System` the name is its own method's.
+private func truncateFile(_ path: String, _ size: off_t) -> Int32 { truncate(path, size) }
+
 extension System {
     // MARK: - Private files and folders
 
@@ -106,5 +109,10 @@ extension System {
     /// Sets the permission bits of `path` (`chmod`).
     public static func setPermissions(_ path: String, _ mode: Int) -> SystemError? {
         chmod(path, mode_t(mode)) == 0 ? nil : SystemError(code: errno, function: "chmod")
+    }
+
+    /// Cuts the file at `path` back to `size` bytes (`truncate`).
+    public static func truncate(path: String, to size: Int64) -> SystemError? {
+        truncateFile(path, off_t(size)) == 0 ? nil : SystemError(code: errno, function: "truncate")
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import SKANDomain
+import Testing
+
+/// `--resume` (issue 22): a restarted server reads its `--log` file back and answers the next
+/// request as if it had never stopped; a line cut short by a kill is skipped.
+@Suite("Resuming from the journal file")
+struct ResumeTests {
+    private func session(_ device: String) -> [(String, String)] {
+        [("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"), ("skan_current_conversion_value", "0"),
+         ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+    }
+
+    @Test func aRestartAnswersAsIfThereHadBeenNone() throws {
+        // What three sessions get from one server that never stops.
+        let steady = try TestSKANMock()
+        let expected = try (1...3).map { _ in try steady.get("/api/v2/conversion_value", session("R")).text }
+
+        let log = NSTemporaryDirectory() + "skan-resume-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        do {
+            let first = try TestSKANMock { $0.logPath = log }
+            #expect(try first.get("/api/v2/conversion_value", session("R")).text == expected[0])
+            #expect(try first.get("/api/v2/conversion_value", session("R")).text == expected[1])
+            first.server.stop()
+        }
+        // A kill in the middle of a write leaves half a line.
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"id":3,"time":"2026-09-15T12:00:00.0"#.utf8))
+        handle.closeFile()
+
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        #expect(restarted.server.notices.contains { $0.contains("was cut short") })
+        #expect(restarted.server.notices.contains { $0.hasPrefix("skan-mock: resumed 2 journal entries") })
+        #expect(try restarted.journal("device=R").map { $0["id"]?.intValue } == [1, 2])
+        #expect(try restarted.get("/api/v2/conversion_value", session("R")).text == expected[2])
+        #expect(try restarted.journal("device=R").last?["id"] == 3)
+        // The torn line is gone from the file, and the new line starts on its own.
+        restarted.server.flushJournalLog()
+        let ids = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .map { try JSONParser.parse(Array($0.utf8))["id"]?.intValue }
+        #expect(ids == [1, 2, 3])
+        let device = try restarted.admin("/__admin/devices/R")
+        #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"] == 3)
+    }
+
+    @Test func resumeNeedsALogFile() {
+        #expect(throws: (any Error).self) { _ = try TestSKANMock { $0.logPath = nil; $0.resume = true } }
+    }
+}
