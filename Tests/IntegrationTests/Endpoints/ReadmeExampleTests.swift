@@ -31,7 +31,8 @@ struct ReadmeExampleTests {
         #expect(clock["now"]?.stringValue == RFC3339.format(milliseconds: seconds * 1000))
 
         let section = try #require(readme.components(separatedBy: "## The journal\n").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let opened = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
+        let block = try #require(opened.components(separatedBy: "```").first)
         let sample = try JSONParser.parse(Array(block.replacingOccurrences(of: "\n", with: "").utf8))
         let mock = try TestSKANMock()
         let params = try #require(sample["params"]?.objectValue).map { ($0.key, $0.value.stringValue ?? "") }
