@@ -20,4 +20,6 @@ struct AppContext: Sendable {
     var upstream: Upstream? = nil
     /// `--log`: the journal's file, whose state health and metrics report.
     var journalFile: JournalFileSink? = nil
+    /// Answers held back by `delay` faults.
+    let delays = PendingDelays()
 }

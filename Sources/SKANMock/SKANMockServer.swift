@@ -20,6 +20,7 @@ public final class SKANMockServer: Sendable {
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
     private let upstream: Upstream?
+    private let delays: PendingDelays
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
     /// the open-file limit could not be raised.
     public let notices: [String]
@@ -87,6 +88,7 @@ public final class SKANMockServer: Sendable {
         )
         context.upstream = upstream
         context.journalFile = sink
+        delays = context.delays
         var limits = options.limits
         let budget = DescriptorBudget.fit(
             maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
@@ -183,9 +185,14 @@ public final class SKANMockServer: Sendable {
         journal.waiters.expireAll()
         http.shutdown(gracePeriod: gracePeriod)
         httpsServer?.shutdown(gracePeriod: gracePeriod)
+        // Delayed answers that outlived the grace period reached no client: journal them so.
+        delays.stop()
         upstream?.stop()
         sink?.flush()
     }
+
+    /// Answers an injected `delay` fault holds back right now (journaled once sent).
+    public var answersHeldBack: Int { delays.count }
 
     /// Blocks until every journal line recorded so far is in the log (tests read the file after).
     public func flushJournalLog() {

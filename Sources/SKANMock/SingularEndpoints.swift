@@ -9,7 +9,8 @@ import SKANDomain
 /// counted, so a QA engineer sees what the app really sent.
 ///
 /// The answer is journaled before it is sent, so a test that reads the journal right after its
-/// request always finds it. A delayed answer waits on a timer, never on a thread.
+/// request always finds it. A delayed answer waits on a timer, never on a thread, and is journaled
+/// when it is sent (or as not sent, when the server stops during the delay).
 struct SingularEndpoints: Sendable {
     let context: AppContext
     let routes: SingularRoutes
@@ -111,13 +112,30 @@ struct SingularEndpoints: Sendable {
             }
             return
         }
+        if let delay = fault.delayMilliseconds {
+            // Journaled when it is sent, or as not sent when the server stops first.
+            let (status, body, extra) = (status, body, extra)
+            context.delays.schedule(after: delay) { [context] answered in
+                var sentStatus = status
+                var members = extra
+                if !answered {
+                    sentStatus = 0
+                    members.append(JSONMember("not_sent", .string("the server stopped during the \(delay) ms delay; the client got no answer")))
+                }
+                context.journal.record(request: skanRequest, outcome: outcome, status: sentStatus, body: answered ? body : [],
+                                       durationMicros: duration, extra: members)
+                context.metrics.record(endpoint: endpoint, status: sentStatus, findings: outcome.findings, durationMicros: duration, fault: faultName)
+                if answered { Self.reply(response, drop: isDrop, writer) }
+            }
+            return
+        }
         context.journal.record(
             request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration, extra: extra
         )
         context.metrics.record(
             endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: faultName
         )
-        reply(response, drop: isDrop, delay: fault.delayMilliseconds, writer)
+        reply(response, drop: isDrop, delay: nil, writer)
     }
 
     /// Sends the answer, or drops the connection, now or after an injected delay (a timer, never a

@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+import SystemPOSIX
 import Testing
 
 /// What real client code showed, end to end: a retried request after faults gets the right step,
@@ -54,6 +55,26 @@ struct RealClientEndToEndTests {
         #expect(entries.count == 3)
         #expect(entries.last?["window"] == "p1")
         #expect(entries.allSatisfy { ($0["issues"]?.arrayValue ?? []).isEmpty })
+    }
+
+    /// A server stopped during an injected delay journals that the answer was not sent, instead of
+    /// the 200 the client never got (issue 21).
+    @Test func aDelayCutShortByAStopIsJournaledAsNotSent() throws {
+        let mock = try TestSKANMock()
+        let delay = #"{"faults":[{"endpoint":"skan4","type":"delay","delay_ms":30000}]}"#
+        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(delay.utf8)).status == 200)
+        let connection = try RawConnection(port: mock.server.port)
+        connection.send("GET /api/v2/conversion_value?" + TestSKANMock.query(skan4("SLOW")) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Held back, and not journaled yet.
+        for _ in 0..<500 where mock.server.answersHeldBack == 0 { System.sleep(microseconds: 10_000) }
+        #expect(mock.server.answersHeldBack == 1)
+        #expect(mock.server.journal.size == 0)
+        mock.server.stop(gracePeriod: 0.2)
+        let entry = try #require(mock.server.journal.query(JournalFilter(device: "SLOW")).entries.first?.json)
+        #expect(entry["response"]?["status"] == 0)
+        #expect(entry["not_sent"]?.stringValue?.hasPrefix("the server stopped during the 30000 ms delay") == true)
+        #expect(entry["fault"]?["delay_ms"] == 30000)
+        #expect(connection.readToEnd().text.isEmpty)
     }
 
     @Test func aWrongURLIsJournaledAsUnmatchedAndCounted() throws {
