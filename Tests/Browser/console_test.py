@@ -3,8 +3,10 @@
 Usage: console_test.py PATH_TO_SKAN_MOCK. Each test starts its own server on a free port; the
 script prints one line per test and ends with "N passed, M failed" (exit 1 on any failure).
 """
+import http.server
 import json
 import os
+import threading
 import subprocess
 import sys
 import time
@@ -249,6 +251,51 @@ def test_long_values_stay_inside_the_details_panel(driver):
         driver.save_screenshot(os.path.join(OUT, "console-long-values.png"))
         assert not javascript_errors(driver), javascript_errors(driver)
     finally:
+        server.stop()
+
+
+def test_a_page_of_another_origin_cannot_change_anything(driver):
+    """Issue 22: a page on another origin (another port of 127.0.0.1 here) tries every way a page
+    can send a change without asking: fetch with no-cors, a form posting text/plain, a form posting
+    form data. The journal and the clock stay as they were."""
+    server = Server()
+    page_server = None
+    try:
+        server.skan4("VICTIM")
+        target = server.base + "/__admin/reset?scope=all"
+        page = """<!doctype html><body>
+            <form id="plain" method="POST" enctype="text/plain" action="%(target)s" target="sink"><input name="a" value="b"></form>
+            <form id="form" method="POST" action="%(target)s" target="sink"><input name="a" value="b"></form>
+            <iframe name="sink"></iframe>
+            <script>
+              fetch("%(target)s", {method: "POST", mode: "no-cors", body: "{}"}).finally(() => {
+                document.getElementById("plain").submit();
+                setTimeout(() => { document.getElementById("form").submit(); document.title = "sent"; }, 300);
+              });
+            </script></body>""" % {"target": target}
+
+        class Page(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = page.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        page_server = http.server.HTTPServer(("127.0.0.1", 0), Page)
+        threading.Thread(target=page_server.serve_forever, daemon=True).start()
+        driver.get("http://127.0.0.1:%d/evil" % page_server.server_address[1])
+        wait_for(driver, lambda d: d.title == "sent", 5, "the page's attempts sent")
+        time.sleep(0.5)
+        status, body = server.get("/__admin/requests/count")
+        assert status == 200 and json.loads(body)["count"] == 1, body
+    finally:
+        if page_server:
+            page_server.shutdown()
         server.stop()
 
 
