@@ -97,6 +97,11 @@ public final class ConversionService: Sendable {
     public func resetDevices() { state.withLock { $0.devices.removeAll() } }
 
     /// `GET /__admin/devices/{device}`; nil for a device the server does not know.
+    /// A device's state, typed (postbacks are computed from it).
+    public func device(_ id: String) -> DeviceState? {
+        state.withLock { $0.devices.peek(id) }
+    }
+
     public func deviceState(_ id: String) -> JSONValue? {
         state.withLock { $0.devices.peek(id) }?.json(device: id)
     }
@@ -240,11 +245,13 @@ public final class ConversionService: Sendable {
                     }
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
+                let previous = device.skan3.lastValueReturned
                 if let adopted {
                     if adopted.ok, let value = adopted.value { device.skan3.lastValueReturned = value }
                 } else {
                     device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
                 }
+                if let value = device.skan3.lastValueReturned, value > (previous ?? -1) { device.skan3.lastRaisedMilliseconds = now }
                 return (body, true)
             }
             if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
@@ -302,6 +309,7 @@ public final class ConversionService: Sendable {
                                 _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
                                 _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
+        if device.firstCallSeconds == nil { device.firstCallSeconds = first }
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
         } else if let f = p.currentFine {
@@ -326,7 +334,11 @@ public final class ConversionService: Sendable {
             let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
             let adoptedFine = n == 0 ? (adopted.value ?? current) : current
             device.lastReturned[n] = ModelAnswer(fine: adoptedFine, coarse: adopted.coarse, lock: adopted.lock ?? false)
-            if adopted.lock == true { device.lockedByServer[n] = true }
+            device.lastSetMilliseconds[n] = now
+            if adopted.lock == true {
+                device.lockedByServer[n] = true
+                if device.lockedAtMilliseconds[n] == nil { device.lockedAtMilliseconds[n] = now }
+            }
             if n == 0 { device.p0Fine = adoptedFine }
         }
         guard answering, let table = model.skan4[n] else { return SKANResponse.ok() }
@@ -347,7 +359,11 @@ public final class ConversionService: Sendable {
         // What the model would answer is rendered; only an answer the client got is remembered.
         if adopted != nil { return render(fine, answer) }
         device.lastReturned[n] = ModelAnswer(fine: fine, coarse: answer.coarse, lock: answer.lock)
-        if answer.lock { device.lockedByServer[n] = true }
+        device.lastSetMilliseconds[n] = now
+        if answer.lock {
+            device.lockedByServer[n] = true
+            if device.lockedAtMilliseconds[n] == nil { device.lockedAtMilliseconds[n] = now }
+        }
         if n == 0 { device.p0Fine = fine }
         return render(fine, answer)
     }

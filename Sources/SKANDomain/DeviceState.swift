@@ -53,6 +53,8 @@ public struct SKAN3DeviceState: Sendable, Equatable {
     /// The highest `conversion_value` the device has sent; a lower one later is a finding.
     public var highestValueSent: Int64?
     public var lastValueReturned: Int64?
+    /// When an answer last raised the value (SKAN 3's postback timer runs from it), milliseconds.
+    public var lastRaisedMilliseconds: Int64?
 
     var json: JSONValue {
         .object([
@@ -73,6 +75,11 @@ public struct WindowedDeviceState: Sendable, Equatable {
     /// p0 the client should keep sending it; when the server first meets a device after p0, the first
     /// value it sees becomes this baseline.
     public var p0Fine: Int64?
+    /// The device's `skan_first_call_to_skadnetwork_timestamp` (seconds): where its windows begin.
+    public var firstCallSeconds: Int64?
+    /// When each window's value was last answered, and when the server locked it (milliseconds).
+    public var lastSetMilliseconds: [Int64?] = [nil, nil, nil]
+    public var lockedAtMilliseconds: [Int64?] = [nil, nil, nil]
 
     var json: JSONValue {
         var windows: [JSONMember] = []

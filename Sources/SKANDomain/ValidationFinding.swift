@@ -50,6 +50,8 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case requestTooLarge = "request_too_large"
     /// The server answered `400`: the request was not valid HTTP/1.1.
     case malformedRequest = "malformed_request"
+    /// A postback's value that no entry of the loaded model produces (the app set its own).
+    case valueNotInModel = "value_not_in_model"
     /// A parameter's value over the journal's limit per value: kept cut, with its full length.
     case valueTruncated = "value_truncated"
     /// `--upstream`: the upstream answered something a client would apply differently (value,

@@ -101,6 +101,7 @@ public final class SKANMockServer: Sendable {
         AdminRoutes(context: context).register(on: &router)
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
+        PostbackRoute(context: context).register(on: &router)
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
