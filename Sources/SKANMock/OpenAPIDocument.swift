@@ -329,6 +329,61 @@ paths:
               schema: {type: object}
         '404': {$ref: '#/components/responses/NotFound'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/devices/{device}/postbacks:
+    get:
+      operationId: getPostbacks
+      summary: What Apple would send the ad network for this device, per crowd-anonymity tier, and what each value means in the model.
+      parameters:
+        - name: device
+          in: path
+          required: true
+          schema: {type: string, minLength: 1}
+        - name: tier
+          in: query
+          description: One crowd-anonymity tier; without it all four are given side by side.
+          schema: {type: integer, minimum: 0, maximum: 3}
+      responses:
+        '200':
+          description: The postbacks.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [device, now, model, skan4, skan3]
+                properties:
+                  device: {type: string}
+                  now: {type: string, format: date-time}
+                  model: {type: string}
+                  skan4:
+                    type: array
+                    items:
+                      type: object
+                      required: [tier, postbacks]
+                      properties:
+                        tier: {type: integer, minimum: 0, maximum: 3}
+                        postbacks:
+                          type: array
+                          items:
+                            type: object
+                            required: [index, window, status, window_start, window_end, send_earliest, send_latest, fine, coarse, reason, apple]
+                            properties:
+                              index: {type: integer, minimum: 0, maximum: 2}
+                              window: {type: string, enum: [p0, p1, p2]}
+                              status: {type: string, enum: [pending, locked, sent_by, never_sent]}
+                              window_start: {type: [string, 'null']}
+                              window_end: {type: [string, 'null']}
+                              send_earliest: {type: [string, 'null']}
+                              send_latest: {type: [string, 'null']}
+                              fine: {type: [integer, 'null']}
+                              coarse: {type: [integer, 'null']}
+                              reason: {type: [string, 'null']}
+                              meaning: {type: array, items: {type: object}}
+                              findings: {type: array, items: {$ref: '#/components/schemas/Finding'}}
+                              apple: {type: [object, 'null'], description: 'The postback in the field names of Apple''s SKAdNetwork 4.0 postbacks, with placeholders for what the ad network and the App Store supply, and no signature.'}
+                  skan3: {type: [object, 'null']}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
   /__admin/openapi.yaml:
     get:
       operationId: openapi
