@@ -131,6 +131,17 @@ public struct SKANMockClient: Sendable {
 
     // MARK: Devices, health
 
+    /// What Apple would send for a device, at one crowd-anonymity tier or (nil) all four; nil when
+    /// the server does not know the device.
+    public func postbacks(_ id: String, tier: Int? = nil) async throws -> Postbacks? {
+        let path = "/__admin/devices/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id) + "/postbacks"
+        do {
+            return try decode(Postbacks.self, try await call("GET", path, query: tier.map { [URLQueryItem(name: "tier", value: String($0))] } ?? []))
+        } catch SKANMockClientError.unexpectedStatus(404, _) {
+            return nil
+        }
+    }
+
     /// A device's state (events per window, values answered), nil when the server does not know it.
     public func device(_ id: String) async throws -> MockJSON? {
         let path = "/__admin/devices/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)

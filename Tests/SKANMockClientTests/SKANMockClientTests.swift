@@ -68,6 +68,17 @@ struct SKANMockClientTests {
         #expect(try await mock.client.health()["status"] == .string("ok"))
     }
 
+    @Test func readsTypedPostbacks() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "PB-C")
+        let all = try #require(try await mock.client.postbacks("PB-C"))
+        #expect(all.device == "PB-C" && all.skan4.map(\.tier) == [0, 1, 2, 3])
+        let tier2 = try #require(try await mock.client.postbacks("PB-C", tier: 2)?.tier(2))
+        #expect(tier2.map(\.status) == ["pending", "pending", "pending"])  // every window still ahead or open
+        #expect(tier2[0].fine == 1 && tier2[0].window == "p0" && tier2[0].apple?["conversion-value"]?.intValue == 1)
+        #expect(try await mock.client.postbacks("nobody") == nil)
+    }
+
     @Test func marksWaitsAndTimesOut() async throws {
         let mock = try ClientFixture()
         try await mock.skan4(device: "W-0")
