@@ -21,8 +21,7 @@ struct DescriptorLimitProcessTests {
             if process.isRunning { System.killProcess(process.processIdentifier) }
             process.waitUntilExit()
         }
-        let line = Self.firstLine(of: output)
-        let port = try #require(Int(line.split(separator: ":").last ?? ""), "no listening line: \(line)")
+        let port = try #require(ListeningLine.port(of: output), "no listening line")
         let health = try CurlClient().get("http://127.0.0.1:\(port)/__admin/health")
         #expect(health.status == 200)
         process.terminate()
@@ -32,16 +31,5 @@ struct DescriptorLimitProcessTests {
         #expect(errors.count == 1)
         #expect(errors.first?.contains("the open-file limit is 200 (hard limit 200)") == true)
         #expect(errors.first?.contains("instead of 1024") == true)
-    }
-
-    /// The first line the process writes, without waiting for more.
-    private static func firstLine(of pipe: Pipe) -> String {
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -23,13 +23,7 @@ struct JournalFileFailureTests {
         process.standardError = errors
         try process.run()
         defer { if process.isRunning { System.killProcess(process.processIdentifier) }; process.waitUntilExit() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let port = try #require(ListeningLine.port(of: output))
         let base = "http://127.0.0.1:\(port)"
         let client = CurlClient()
         for n in 1...20 {

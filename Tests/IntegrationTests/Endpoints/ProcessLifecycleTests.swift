@@ -183,13 +183,7 @@ struct ProcessLifecycleTests {
         process.standardError = errors
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let port = try #require(Int(String(decoding: line, as: UTF8.self).split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let port = try #require(ListeningLine.port(of: output))
         #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
         #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/requests", headers: ["Authorization: Bearer "]).status == 200)
         process.terminate()
