@@ -59,7 +59,9 @@ public struct JournalPage: Sendable {
     public var dropped: Int64
 
     /// `{"requests":[...],"total":N,"dropped":M}`, entries spliced in as recorded.
-    public func json() -> [UInt8] {
+    /// `{"requests":[...],"total":N,"dropped":N}`, with `extra` members after those (the wait's
+    /// `timed_out`), written by the JSON writer.
+    public func json(extra: [JSONMember] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 64 + entries.reduce(0) { $0 + $1.line.count })
         w.raw("{\"requests\":[")
         for (n, e) in entries.enumerated() {
@@ -70,6 +72,11 @@ public struct JournalPage: Sendable {
         w.write(Int64(total))
         w.raw(",\"dropped\":")
         w.write(dropped)
+        for member in extra {
+            w.raw(",")
+            w.key(member.key)
+            w.write(member.value)
+        }
         w.raw("}")
         return w.bytes
     }

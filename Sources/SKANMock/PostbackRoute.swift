@@ -7,12 +7,6 @@ import SKANDomain
 struct PostbackRoute: Sendable {
     let context: AppContext
 
-    func register(on router: inout HTTPRouter) {
-        router.on(.get, "/__admin/devices/{device}/postbacks") { request, parameters, writer in
-            writer.send(answer(device: parameters["device"] ?? "", query: request.query))
-        }
-    }
-
     func answer(device id: String, query: Substring) -> HTTPResponse {
         var tiers = [0, 1, 2, 3]
         for (name, value) in FormURLEncoding.pairs(query) {

@@ -21,6 +21,8 @@ public final class SKANMockServer: Sendable {
     private let watcher: ModelFileWatcher?
     private let upstream: Upstream?
     private let delays: PendingDelays
+    /// What answers every request, sockets aside: tests drive routes through it in process.
+    let responder: any HTTPResponder
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
     /// the open-file limit could not be raised.
     public let notices: [String]
@@ -98,10 +100,9 @@ public final class SKANMockServer: Sendable {
         var notices = budget.notice.map { [$0] } ?? []
 
         var router = HTTPRouter(errorRenderer: .singular)
-        AdminRoutes(context: context).register(on: &router)
+        AdminRouteGroup.register(AdminRouteGroup.collections(context), on: &router)
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
-        PostbackRoute(context: context).register(on: &router)
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
@@ -114,6 +115,7 @@ public final class SKANMockServer: Sendable {
         } ?? router
         let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
         let responder = AppResponder(admin: admin, singular: singular, guardian: guardian)
+        self.responder = responder
         var plain = HTTPServer.Configuration(host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { singular.journal($0) }

@@ -1,0 +1,42 @@
+import HTTPCore
+import SKANDomain
+
+/// Time travel: `GET /__admin/clock` and `PUT /__admin/clock` (`{"offset_s": N}` sets the offset
+/// from the real clock, `{"advance_s": N}` adds to it), within 100 years of the real time.
+struct ClockRoutes: AdminRouteCollection {
+    let context: AppContext
+
+    static let maxOffsetSeconds = ServerOptions.maxClockOffsetSeconds
+
+    func register(on group: inout AdminRouteGroup) {
+        group.on(.get, "/clock") { _, _, writer in writer.send(clock()) }
+        group.on(.put, "/clock") { request, _, writer in writer.send(move(request)) }
+    }
+
+    private func clock() -> HTTPResponse {
+        let now = context.clock.nowMilliseconds()
+        return AdminResponse.json([
+            "offset_s": .int(context.clock.offsetSeconds),
+            "now": .string(RFC3339.format(milliseconds: now)),
+            "now_s": .int(now / 1000),
+        ])
+    }
+
+    private func move(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = try? JSONParser.parse(request.body), let members = body.objectValue, members.count == 1,
+              let member = members.first, let seconds = member.value.intValue,
+              member.key == "offset_s" || member.key == "advance_s"
+        else {
+            return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
+        }
+        // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow.
+        let sum = context.clock.offsetSeconds.addingReportingOverflow(seconds)
+        let target = member.key == "offset_s" ? seconds : sum.partialValue
+        let overflowed = member.key == "advance_s" && sum.overflow
+        guard !overflowed, target >= -Self.maxOffsetSeconds, target <= Self.maxOffsetSeconds else {
+            return .jsonError("the clock offset must stay within 100 years (\(Self.maxOffsetSeconds) s) of the real time", status: .badRequest)
+        }
+        context.clock.setOffset(seconds: target)
+        return clock()
+    }
+}

@@ -1,0 +1,60 @@
+import HTTPCore
+import SKANDomain
+
+/// `GET /__admin/health`, `/__admin/metrics` and `/__admin/openapi.yaml`: how the server is.
+struct HealthRoutes: AdminRouteCollection {
+    let context: AppContext
+
+    func register(on group: inout AdminRouteGroup) {
+        group.on(.get, "/health") { _, _, writer in writer.send(health()) }
+        group.on(.get, "/metrics") { _, _, writer in
+            let journal = context.journal
+            let text = context.metrics.render(
+                journalSize: journal.size, journalDropped: journal.dropped, devices: context.service.deviceCount,
+                uptimeSeconds: uptimeSeconds, journalFile: context.journalFile?.status
+            )
+            writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
+        }
+        group.on(.get, "/openapi.yaml") { _, _, writer in
+            writer.send(HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
+        }
+    }
+
+    private var uptimeSeconds: Int64 { (MonotonicClock.microseconds() - context.startedAt) / 1_000_000 }
+
+    func health() -> HTTPResponse {
+        let model = context.service.model
+        var modelInfo = [JSONMember("name", .string(model.name)), JSONMember("source", .string(model.source))]
+        if let reloadError = context.modelStatus.reloadError { modelInfo.append(JSONMember("reload_error", .string(reloadError))) }
+        return AdminResponse.json([
+            "status": "ok",
+            "version": .string(SKANMockVersion.current),
+            "uptime_s": .int(uptimeSeconds),
+            "model": .object(modelInfo),
+            "clock_offset_s": .int(context.clock.offsetSeconds),
+            "journal": journalHealth,
+            "devices": .int(Int64(context.service.deviceCount)),
+        ])
+    }
+
+    /// The in-memory journal, and with `--log` its file: `ok`, or `failing` since when, why, and
+    /// how many lines wait to be written (and were given up).
+    private var journalHealth: JSONValue {
+        let journal = context.journal
+        var members = [JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
+                       JSONMember("capacity", .int(Int64(journal.capacity))), JSONMember("bytes", .int(Int64(journal.bytes))),
+                       JSONMember("capacity_bytes", .int(Int64(journal.capacityBytes)))]
+        if let file = context.journalFile {
+            let status = file.status
+            var state = [JSONMember("state", .string(status.isFailing ? "failing" : "ok"))]
+            if let since = status.failingSince {
+                state.append(JSONMember("since", .string(RFC3339.format(milliseconds: since))))
+                state.append(JSONMember("reason", .string(status.reason ?? "")))
+            }
+            state.append(JSONMember("waiting", .int(Int64(status.waiting))))
+            state.append(JSONMember("lost", .int(status.lost)))
+            members.append(JSONMember("file", .object(state)))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,55 @@
+import Dispatch
+import HTTPCore
+import SKANDomain
+
+/// The journal: `GET /__admin/requests` (filtered), `/count`, `/mark`, `/wait`, and
+/// `DELETE /__admin/requests`.
+struct JournalRoutes: AdminRouteCollection {
+    let context: AppContext
+
+    func register(on group: inout AdminRouteGroup) {
+        let journal = context.journal
+        group.on(.get, "/requests") { request, _, writer in
+            writer.send(AdminResponse.withFilter(request) { .json(journal.query($0).json()) })
+        }
+        group.on(.get, "/requests/count") { request, _, writer in
+            writer.send(AdminResponse.withFilter(request) { AdminResponse.json(["count": .int(Int64(journal.count($0)))]) })
+        }
+        group.on(.get, "/requests/mark") { _, _, writer in
+            writer.send(AdminResponse.json(["last_id": .int(journal.lastId)]))
+        }
+        group.on(.get, "/requests/wait") { request, _, writer in waitForRequests(request, writer) }
+        group.on(.delete, "/requests") { _, _, writer in
+            Self.clear(context)
+            writer.send(AdminResponse.ok)
+        }
+    }
+
+    /// Empties the journal and the model coverage counted with it.
+    static func clear(_ context: AppContext) {
+        context.journal.clear()
+        context.service.resetCoverage()
+    }
+
+    /// Answers when `count` entries match or the timeout runs out, whichever comes first; the
+    /// request holds no thread meanwhile (the journal or a timer answers it later).
+    private func waitForRequests(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let query: WaitQuery
+        do {
+            query = try WaitQuery(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            writer.send(.jsonError(error.reason, status: .badRequest))
+            return
+        }
+        let journal = context.journal
+        let filter = query.filter
+        let id = journal.wait(for: filter, count: query.count) { timedOut in
+            // What the answer reports is in the journal file too, before the test reads it.
+            journal.flushSink()
+            writer.send(.json(journal.query(filter).json(extra: [JSONMember("timed_out", .bool(timedOut))])))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {
+            journal.expire(id)
+        }
+    }
+}

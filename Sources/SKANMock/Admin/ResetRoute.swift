@@ -1,0 +1,33 @@
+import HTTPCore
+import SKANDomain
+
+/// `POST /__admin/reset[?scope=state|all]`: between test cases. `state` (the default) empties the
+/// journal and forgets devices and faults; `all` also brings back the start-up model (and its
+/// faults) and the start-up clock offset. The answer lists what was reset.
+struct ResetRoute: AdminRouteCollection {
+    let context: AppContext
+
+    func register(on group: inout AdminRouteGroup) {
+        group.on(.post, "/reset") { request, _, writer in writer.send(reset(request)) }
+    }
+
+    private func reset(_ request: HTTPRequest) -> HTTPResponse {
+        let scope: ResetScope
+        do {
+            scope = try ResetScope(query: FormURLEncoding.pairs(request.query))
+        } catch {
+            return .jsonError(error.reason, status: .badRequest)
+        }
+        JournalRoutes.clear(context)
+        context.service.resetDevices()
+        switch scope {
+        case .state:
+            context.faults.clear()
+        case .all:
+            context.service.replaceModel(context.startup.model)
+            context.faults.replace(with: context.startup.model.faults)
+            context.clock.setOffset(seconds: context.startup.clockOffsetSeconds)
+        }
+        return AdminResponse.json(["status": "ok", "reset": .array(scope.parts.map { .string($0) })])
+    }
+}
