@@ -80,7 +80,7 @@ struct SingularEndpoints: Sendable {
             switch fault.answer {
             case .status(let code)?:
                 status = code
-                body = Array("{\"status\":\"error\",\"reason\":\"fault injected by skan-mock: HTTP \(code)\"}".utf8)
+                body = SKANResponse.error("fault injected by skan-mock: HTTP \(code)")
             case .malformedBody?:
                 body = Self.malformedBody
             case .emptyBody?:

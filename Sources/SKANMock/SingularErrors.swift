@@ -4,13 +4,9 @@ import SKANDomain
 extension HTTPResponse {
     /// `{"status":"error","reason":"..."}`, the shape every error takes in this service (and in
     /// Singular's): the app's own errors and, through `HTTPErrorRenderer.singular`, the HTTP layer's.
+    /// The body is `SKANResponse.error`'s: one producer of the shape for the whole service.
     static func jsonError(_ reason: String, status: HTTPStatus) -> HTTPResponse {
-        var writer = JSONWriter(capacity: reason.utf8.count + 32)
-        writer.write(reason)
-        var body = Array("{\"status\":\"error\",\"reason\":".utf8)
-        body.append(contentsOf: writer.bytes)
-        body.append(UInt8(ascii: "}"))
-        return .json(body, status: status)
+        .json(SKANResponse.error(reason), status: status)
     }
 }
 

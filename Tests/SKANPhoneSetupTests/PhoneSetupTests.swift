@@ -1,6 +1,6 @@
 #if SKAN_MOCK_TLS
 import Foundation
-import SKANPhoneSetup
+@testable import SKANPhoneSetup
 import SKANTLS
 import Testing
 
@@ -9,6 +9,13 @@ import Testing
 struct PhoneSetupTests {
     static let folder = NSTemporaryDirectory() + "skan-phone-\(UUID().uuidString)"
     static let ca = try! LocalCA.loadOrCreate(in: folder).ca
+
+    /// The profile is XML: a control character XML 1.0 forbids (in a certificate name, say) must
+    /// not make it unreadable, so it is shown as text (issue 23).
+    @Test func escapingKeepsTheProfileWellFormed() {
+        #expect(HTMLEscaping.escape("CA \u{1}<x> & 'y'") == "CA \\u{1}&lt;x&gt; &amp; &#39;y&#39;")
+        #expect(HTMLEscaping.escape("line\nnext\ttab") == "line\nnext\ttab")
+    }
 
     @Test func caPEMIsTheTrustAnchor() throws {
         let setup = PhoneSetup(trustAnchor: Self.ca.certificate)
