@@ -12,6 +12,10 @@ enum ByteScan {
             let raw = UnsafeRawPointer(base)
             let pattern = ones &* UInt64(byte)
             while i + 8 <= to {
+                // XOR makes each byte equal to `byte` zero. A zero byte is the only one whose high
+                // bit is set by subtracting 1 (it borrows) while clear in the byte itself: so
+                // `(x - 0x01..01) & ~x & 0x80..80` is non-zero exactly when some byte of x is zero
+                // (a borrow can flag a 0x01 above a zero too, but only then; the byte loop settles it).
                 let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
                 if (x &- ones) & ~x & highs != 0 { break }
                 i += 8
@@ -31,7 +35,11 @@ enum ByteScan {
             let raw = UnsafeRawPointer(base)
             while i + 8 <= to {
                 let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // A byte below 0x21 turns its high bit on when 0x21 is subtracted (and had it off):
+                // the zero-byte test above, shifted to "less than 0x21".
                 let below = (x &- ones &* 0x21) & ~x & highs
+                // A byte of 0x7F or more has its high bit on after adding 1 (0x7F + 1 = 0x80), or
+                // had it on already (0x80 and up): "greater than 0x7E".
                 let above = ((x &+ ones) | x) & highs
                 if below | above != 0 { break }
                 i += 8
@@ -54,6 +62,7 @@ enum ByteScan {
     @inline(__always)
     static func hasAny(of set: Set, in bytes: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
         let x = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        // Non-zero when some byte of y is zero (see `firstIndex`): after the XOR, a byte of the set.
         func zero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & highs }
         let p = set.patterns
         return zero(x ^ p.0) | zero(x ^ p.1) | zero(x ^ p.2) | zero(x ^ p.3) != 0
