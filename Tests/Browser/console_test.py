@@ -299,6 +299,31 @@ def test_a_page_of_another_origin_cannot_change_anything(driver):
         server.stop()
 
 
+def test_upstream_answers_side_by_side(driver):
+    config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "revenue.json")
+    upstream = Server("--model", config)
+    server = Server("--upstream", upstream.base)
+    try:
+        server.skan4("SIDE-1")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "the shadowed request listed")
+        live(driver)
+        row = rows(driver)[0]
+        assert "upstream-differs" in row.get_attribute("class"), row.get_attribute("class")
+        driver.execute_script("arguments[0].click()", row.find_elements(By.TAG_NAME, "td")[0])
+        other = driver.find_element(By.ID, "details-other")
+        wait_for(driver, lambda d: other.is_displayed(), 2, "the upstream's answer shown")
+        assert driver.find_element(By.ID, "details-other-title").text == "The upstream answered"
+        text = driver.find_element(By.ID, "details-other-answer").text
+        assert "HTTP 200" in text and '"conversion_value": 0' in text, text
+        assert "differs_from_upstream" in driver.find_element(By.ID, "details-findings").text
+        driver.save_screenshot(os.path.join(OUT, "console-upstream.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+        upstream.stop()
+
+
 def test_screenshot_of_the_console(driver):
     server = Server()
     try:

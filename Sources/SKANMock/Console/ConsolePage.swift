@@ -67,6 +67,7 @@ enum ConsolePage {
         <h3>Parameters as sent</h3><table id="details-params" class="params"><tbody></tbody></table>
         <h3>SKAN fields as parsed</h3><pre id="details-skan" class="json"></pre>
         <h3>Answer</h3><pre id="details-answer" class="json"></pre>
+        <div id="details-other" hidden><h3 id="details-other-title">The upstream answered</h3><pre id="details-other-answer" class="json"></pre></div>
       </aside>
     </main>
     </body>

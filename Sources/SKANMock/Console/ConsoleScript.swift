@@ -102,6 +102,11 @@ enum ConsoleScript {
       tr.dataset.id = entry.id;
       const issues = entry.issues || [];
       if (issues.length) tr.classList.add("issues");
+      // --upstream: a row whose answers differ from (or got none from) the upstream is marked.
+      if (issues.some((f) => f.code === "differs_from_upstream" || f.code === "upstream_timeout" || f.code === "upstream_unreachable")) {
+        tr.classList.add("upstream-differs");
+        tr.title = "the model's and the upstream's answers differ (or the upstream did not answer)";
+      }
       tr.append(el("td", timeText(entry.time)), el("td", entry.endpoint || "-"));
       const device = el("td");
       device.append(deviceLink(entry.device));
@@ -190,6 +195,24 @@ enum ConsoleScript {
       const body = parseBody(entry);
       $("details-answer").textContent = "HTTP " + response.status + "\n" + (body ? pretty(body) : (response.body === "" ? "(empty body)" : response.body))
         + (entry.fault ? "\nfault: " + JSON.stringify(entry.fault) : "");
+      // --upstream: the other side's answer beside the one the client got.
+      const other = entry.upstream ? (entry.model ? { title: "The model would have answered", answer: entry.model }
+                                                  : { title: "The upstream answered", answer: entry.upstream }) : null;
+      $("details-other").hidden = !other;
+      if (other) {
+        $("details-other-title").textContent = other.title;
+        const a = other.answer;
+        let text;
+        if (a.error) {
+          text = "no answer: " + a.error + (a.reason ? " (" + a.reason + ")" : "");
+        } else {
+          let parsed = null;
+          try { parsed = JSON.parse(a.body); } catch (error) { parsed = null; }
+          text = "HTTP " + a.status + "\n" + (parsed ? pretty(parsed) : a.body);
+        }
+        if (a.duration_us !== undefined) text += "\nin " + (a.duration_us / 1000).toFixed(1) + " ms";
+        $("details-other-answer").textContent = text;
+      }
       $("curl-text").hidden = true;
       $("curl-text").value = curlCommand(entry);
     }

@@ -28,6 +28,7 @@ enum ConsoleStyle {
     .feed tbody tr:hover { background: #f6f8fa; }
     .feed tbody tr.selected { background: #ddf4ff; }
     .feed tbody tr.issues td.findings { color: var(--bad); font-weight: 600; }
+    .feed tbody tr.upstream-differs td.answer { background: #fff1e5; box-shadow: inset 3px 0 0 #bc4c00; }
     .feed td.answer { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
     .feed tr.fresh { animation: fresh 1.5s ease-out; }
     @keyframes fresh { from { background: #fff8c5; } to { background: transparent; } }
