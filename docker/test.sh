@@ -117,8 +117,10 @@ binary="$(cd "$src" && "${build_cmd[@]}" --scratch-path "$scratch" --show-bin-pa
 [ -x "$binary" ] || fail "no binary at $binary"
 say "binary built in $(( $(date +%s) - t0 )) s: $(du -h "$binary" | cut -f1)"
 # The binary's libraries must all be in the runtime stage: OpenSSL, libqrencode, libcurl (--upstream).
-if ! ldd "$binary" | grep -q 'libcurl'; then fail "the server binary does not link libcurl: --upstream would be missing from the image"; fi
-if ldd "$binary" | grep -q 'libswiftCore'; then fail "the Swift standard library is not linked statically"; fi
+# ldd's list is read whole first: `ldd | grep -q` under pipefail fails when grep stops reading early.
+libraries=$(ldd "$binary")
+if ! grep -q 'libcurl' <<<"$libraries"; then fail "the server binary does not link libcurl: --upstream would be missing from the image"; fi
+if grep -q 'libswiftCore' <<<"$libraries"; then fail "the Swift standard library is not linked statically"; fi
 
 # --- 3. the base image -------------------------------------------------------------------------
 t0=$(date +%s)
