@@ -66,6 +66,10 @@ public final class UpstreamClient: Sendable {
     private final class CurlMulti: @unchecked Sendable {
         let handle: UnsafeMutableRawPointer
         private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+        /// Easy handles of finished transfers, reset and kept for the next ones: making one per
+        /// request costs more than the request's own work in libcurl.
+        private var spare: [UnsafeMutableRawPointer] = []
+        private static let spareLimit = 64
 
         init() {
             handle = curl_multi_init()
@@ -82,7 +86,8 @@ public final class UpstreamClient: Sendable {
                     return (state.pending, state.stopping)
                 }
                 for (request, completion) in new {
-                    let transfer = Transfer(request: request, caFile: caFile, completion: completion)
+                    let transfer = Transfer(request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,
+                                            completion: completion)
                     transfers[transfer.easy] = transfer
                     curl_multi_add_handle(handle, transfer.easy)
                 }
@@ -95,11 +100,19 @@ public final class UpstreamClient: Sendable {
                           let transfer = transfers.removeValue(forKey: easy) else { continue }
                     let result = transfer.result(code: message.pointee.data.result)
                     curl_multi_remove_handle(handle, easy)
-                    transfer.cleanUp()
+                    transfer.releaseRequest()
+                    if spare.count < Self.spareLimit {
+                        curl_easy_reset(easy)
+                        spare.append(easy)
+                    } else {
+                        curl_easy_cleanup(easy)
+                    }
                     completions.async { transfer.completion(result) }
                 }
                 curl_multi_poll(handle, nil, 0, 1000, nil)
             }
+            for easy in spare { curl_easy_cleanup(easy) }
+            spare.removeAll()
             curl_multi_cleanup(handle)
         }
     }
@@ -112,8 +125,9 @@ public final class UpstreamClient: Sendable {
         private var body: [UInt8] = []
         private let started = DispatchTime.now().uptimeNanoseconds
 
-        init(request: UpstreamRequest, caFile: String?, completion: @escaping @Sendable (UpstreamResult) -> Void) {
-            easy = curl_easy_init()
+        init(request: UpstreamRequest, easy: UnsafeMutableRawPointer, caFile: String?,
+             completion: @escaping @Sendable (UpstreamResult) -> Void) {
+            self.easy = easy
             self.completion = completion
             skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
             // Only the configured upstream is ever contacted: no redirects, HTTP(S) only.
@@ -171,8 +185,8 @@ public final class UpstreamClient: Sendable {
             }
         }
 
-        func cleanUp() {
-            curl_easy_cleanup(easy)
+        /// Frees what the transfer itself allocated; the easy handle goes back to the pool.
+        func releaseRequest() {
             curl_slist_free_all(headers)
             headers = nil
         }

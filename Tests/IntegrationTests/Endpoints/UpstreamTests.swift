@@ -44,6 +44,17 @@ struct UpstreamTests {
         #expect(forwarded["params"]?["skan_first_call_to_skadnetwork_timestamp"] == .string(String(TestSKANMock.start - 60)))
     }
 
+    /// Many requests in a row reuse the client's handles and connections: every one compared.
+    @Test func manyRequestsAreAllCompared() throws {
+        let production = try TestSKANMock()
+        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+        for n in 1...80 { #expect(try mock.get("/api/v1/conversion_value", [("idfv", "MANY"), ("conversion_value", String(n % 3))]).status == 200) }
+        let entries = try entries(mock, device: "MANY", count: 80)
+        #expect(entries.count == 80)
+        #expect(entries.allSatisfy { $0["upstream"]?["status"] == 200 })
+        #expect(try production.admin("/__admin/requests/count?device=MANY")["count"] == 80)
+    }
+
     @Test func aDifferentAnswerIsAFindingThatSaysBothValues() throws {
         let production = try TestSKANMock(configure: {
             $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
