@@ -19,25 +19,26 @@ public final class HTTPStream: Sendable {
     public init() {}
 
     /// Queues `bytes` to be sent; never blocks. Ignored once the stream has ended.
+    ///
+    /// The hand-over to the connection happens under the lock (it only enqueues on the
+    /// connection's queue): writes from different threads reach the socket in the order they took
+    /// the lock, and none overtakes the early bytes `attach` hands over.
     public func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let connection = state.withLock { s -> HTTPConnection? in
-            guard !s.ended && !s.connectionGone else { return nil }
-            if s.connection == nil { s.early += bytes }
-            return s.connection
+        state.withLock { s in
+            guard !s.ended && !s.connectionGone else { return }
+            pending.add(bytes.count, ordering: .relaxed)
+            if let connection = s.connection { connection.streamWrite(bytes) } else { s.early += bytes }
         }
-        pending.add(bytes.count, ordering: .relaxed)
-        connection?.streamWrite(bytes)
     }
 
     /// Ends the stream: what was written is sent, then the connection closes.
     public func close() {
-        let connection = state.withLock { s -> HTTPConnection? in
-            guard !s.ended else { return nil }
+        state.withLock { s in
+            guard !s.ended else { return }
             s.ended = true
-            return s.connection
+            s.connection?.streamEnd()
         }
-        connection?.streamEnd()
     }
 
     /// Bytes written and not yet on the socket: how far behind the reader is.
@@ -58,13 +59,12 @@ public final class HTTPStream: Sendable {
 
     /// The connection takes the stream after sending its head: early writes go out first.
     func attach(_ connection: HTTPConnection) {
-        let (early, ended) = state.withLock { s -> ([UInt8], Bool) in
+        state.withLock { s in
             s.connection = connection
-            defer { s.early = [] }
-            return (s.early, s.ended)
+            if !s.early.isEmpty { connection.streamWrite(s.early) }
+            s.early = []
+            if s.ended { connection.streamEnd() }
         }
-        if !early.isEmpty { connection.streamWrite(early) }
-        if ended { connection.streamEnd() }
     }
 
     /// Called on the connection's queue after a write reached the socket (or was dropped).
