@@ -82,6 +82,8 @@ let package = Package(
         .target(
             name: "SKANMock",
             dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup") + upstream(),
+            // The console's files reach the binary through Scripts/embed.sh (ConsoleAssets.swift).
+            exclude: ["Console/assets"],
             swiftSettings: tlsDefine + upstreamDefine
         ),
         // libcurl's multi interface as the client of `--upstream` (knows nothing of SKAN).

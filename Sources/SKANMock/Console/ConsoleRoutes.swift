@@ -14,19 +14,33 @@ struct ConsoleRoutes: Sendable {
     }
 
     func register(on router: inout HTTPRouter) {
-        router.on(.get, "/") { _, _, writer in writer.send(Self.page(ConsolePage.home)) }
-        router.on(.get, "/favicon.ico") { _, _, writer in writer.send(Self.asset(ConsolePage.favicon, type: "image/svg+xml")) }
-        router.on(.get, "/__admin/ui") { _, _, writer in writer.send(Self.page(ConsolePage.html)) }
-        router.on(.get, "/__admin/ui/console.js") { _, _, writer in
-            writer.send(Self.asset(ConsoleScript.js, type: "text/javascript; charset=utf-8"))
-        }
-        router.on(.get, "/__admin/ui/console.css") { _, _, writer in
-            writer.send(Self.asset(ConsoleStyle.css, type: "text/css; charset=utf-8"))
-        }
-        router.on(.get, "/__admin/ui/favicon.svg") { _, _, writer in
-            writer.send(Self.asset(ConsolePage.favicon, type: "image/svg+xml"))
+        router.on(.get, "/") { _, _, writer in writer.send(Self.page(Self.file("home.html"))) }
+        router.on(.get, "/favicon.ico") { _, _, writer in writer.send(Self.asset("favicon.svg")) }
+        router.on(.get, "/__admin/ui") { _, _, writer in writer.send(Self.page(Self.file("index.html"))) }
+        router.on(.get, "/__admin/ui/{file}") { _, parameters, writer in
+            // Only the committed files: the name is a key, never a path on disk.
+            let name = parameters["file"] ?? ""
+            guard ConsoleAssets.files[name] != nil, name != "index.html", name != "home.html" else {
+                writer.send(.jsonError("no console file \(name)", status: .notFound))
+                return
+            }
+            writer.send(Self.asset(name))
         }
     }
+
+    static func file(_ name: String) -> String { ConsoleAssets.files[name] ?? "" }
+
+    /// The type each kind of console file is served as.
+    static func contentType(_ name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        default: "text/html; charset=utf-8"
+        }
+    }
+
+    static func asset(_ name: String) -> HTTPResponse { asset(file(name), type: contentType(name)) }
 
     static func page(_ html: String) -> HTTPResponse {
         var response = asset(html, type: "text/html; charset=utf-8")

@@ -1,0 +1,46 @@
+// What an answer or a model entry says, in a few words.
+
+export function parseBody(entry) {
+  const body = entry.response ? entry.response.body : "";
+  try {
+    return body ? JSON.parse(body) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const COARSE = ["low", "medium", "high"];
+
+export function answerText(entry) {
+  const response = entry.response || {};
+  if (response.status === 0) return "dropped";
+  const body = parseBody(entry);
+  let text = response.body === "" ? "(empty)" : response.body || "";
+  if (body && typeof body === "object") {
+    const parts = [];
+    if (body.status && body.status !== "ok") parts.push(body.status + (body.reason ? ": " + body.reason : ""));
+    if (body.conversion_value !== undefined) parts.push("fine " + body.conversion_value);
+    if (body.skan_updated_coarse_value !== undefined) parts.push("coarse " + COARSE[body.skan_updated_coarse_value]);
+    if (body.skan_updated_lock_window_value === true) parts.push("lock");
+    text = parts.length ? parts.join(", ") : body.status || text;
+  }
+  text = (response.status !== 200 ? response.status + " " : "") + text;
+  return text.length > 90 ? text.slice(0, 89) + "…" : text;
+}
+
+/** A model entry's condition. */
+export function conditionText(entry) {
+  if (!entry || typeof entry !== "object") return "";
+  return entry.when ? JSON.stringify(entry.when) : "always";
+}
+
+/** The values a model entry gives. */
+export function valuesText(entry) {
+  if (!entry || typeof entry !== "object") return "";
+  const parts = [];
+  if (entry.fine !== undefined) parts.push("fine " + entry.fine);
+  if (entry.value !== undefined) parts.push("value " + entry.value);
+  if (entry.coarse !== undefined) parts.push("coarse " + entry.coarse);
+  if (entry.lock) parts.push("lock");
+  return parts.join(", ");
+}

@@ -1,0 +1,36 @@
+// The admin API, with the admin token when the server has one. The token is asked once and kept
+// for the tab (sessionStorage), never in the page's address.
+import { $ } from "./dom.js";
+
+const TOKEN_KEY = "skan-mock-admin-token";
+let token = sessionStorage.getItem(TOKEN_KEY);
+
+export class Unauthorized extends Error {}
+
+/** The token for `EventSource`, which cannot send an Authorization header. */
+export function currentToken() {
+  return token;
+}
+
+export async function api(path) {
+  const headers = token ? { Authorization: "Bearer " + token } : {};
+  const response = await fetch(path, { headers });
+  if (response.status === 401) throw new Unauthorized("admin token needed");
+  if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
+  return { status: response.status, json: response.status === 404 ? null : await response.json() };
+}
+
+/** Shows the token form; `then` runs once a token was entered. */
+export function askForToken(then) {
+  const form = $("token-form");
+  form.hidden = false;
+  $("token-error").textContent = token ? "that token was not accepted" : "";
+  $("token").focus();
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    token = $("token").value;
+    sessionStorage.setItem(TOKEN_KEY, token);
+    form.hidden = true;
+    then();
+  };
+}

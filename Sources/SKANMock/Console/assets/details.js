@@ -1,0 +1,104 @@
+// The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
+// (and, with --upstream, the other side's answer), and the request as a curl command.
+import { $, el, pretty } from "./dom.js";
+import { parseBody } from "./answers.js";
+
+let selected = null;
+
+function quote(text) {
+  return "'" + String(text).replaceAll("'", "'\\''") + "'";
+}
+
+function curlCommand(entry) {
+  const pairs = [];
+  for (const [name, value] of Object.entries(entry.params || {})) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      pairs.push(encodeURIComponent(name) + "=" + encodeURIComponent(one));
+    }
+  }
+  const url = location.origin + entry.path + (pairs.length ? "?" + pairs.join("&") : "");
+  return "curl " + (entry.method && entry.method !== "GET" ? "-X " + entry.method + " " : "") + quote(url);
+}
+
+/** The upstream's or the model's answer, whichever the client did not get. */
+function otherAnswerText(answer) {
+  let text;
+  if (answer.error) {
+    text = "no answer: " + answer.error + (answer.reason ? " (" + answer.reason + ")" : "");
+  } else {
+    let parsed = null;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      parsed = null;
+    }
+    text = "HTTP " + answer.status + "\n" + (parsed ? pretty(parsed) : answer.body);
+  }
+  if (answer.duration_us !== undefined) text += "\nin " + (answer.duration_us / 1000).toFixed(1) + " ms";
+  return text;
+}
+
+/** Shows `entry`; `tr` is its feed row when it was opened from the feed. */
+export function showDetails(entry, tr) {
+  if (selected) selected.classList.remove("selected");
+  selected = tr || null;
+  if (tr) tr.classList.add("selected");
+  $("details").hidden = false;
+  $("details").dataset.id = entry.id;
+  $("details-title").textContent = "#" + entry.id + " " + entry.method + " " + entry.path;
+  const findings = $("details-findings");
+  findings.replaceChildren();
+  for (const finding of entry.issues || []) {
+    const li = el("li");
+    li.append(el("span", finding.code, "code"), el("span", " (" + finding.param + "): "), el("span", finding.message, "message"));
+    findings.append(li);
+  }
+  if (!(entry.issues || []).length) findings.append(el("li", "no findings: the request is clean", "none"));
+  const params = $("details-params").tBodies[0];
+  params.replaceChildren();
+  for (const [name, value] of Object.entries(entry.params || {})) {
+    const row = document.createElement("tr");
+    row.append(el("td", name), el("td", Array.isArray(value) ? value.join(" | ") : value));
+    params.append(row);
+  }
+  $("details-skan").textContent = pretty(entry.skan) + (entry.window ? "\nwindow: " + entry.window : "");
+  const response = entry.response || {};
+  const body = parseBody(entry);
+  $("details-answer").textContent =
+    "HTTP " + response.status + "\n" + (body ? pretty(body) : response.body === "" ? "(empty body)" : response.body) +
+    (entry.fault ? "\nfault: " + JSON.stringify(entry.fault) : "");
+  // --upstream: the other side's answer beside the one the client got.
+  const other = entry.upstream
+    ? entry.model
+      ? { title: "The model would have answered", answer: entry.model }
+      : { title: "The upstream answered", answer: entry.upstream }
+    : null;
+  $("details-other").hidden = !other;
+  if (other) {
+    $("details-other-title").textContent = other.title;
+    $("details-other-answer").textContent = otherAnswerText(other.answer);
+  }
+  $("curl-text").hidden = true;
+  $("curl-text").value = curlCommand(entry);
+}
+
+/** Wires the panel's buttons; once, at start. */
+export function initDetails() {
+  $("close-details").addEventListener("click", () => {
+    $("details").hidden = true;
+  });
+  $("copy-curl").addEventListener("click", async () => {
+    const text = $("curl-text");
+    text.hidden = false;
+    text.select();
+    try {
+      await navigator.clipboard.writeText(text.value);
+      $("copy-curl").textContent = "copied";
+    } catch {
+      $("copy-curl").textContent = "select and copy";
+    }
+    setTimeout(() => {
+      $("copy-curl").textContent = "copy as curl";
+    }, 1500);
+  });
+}

@@ -1,0 +1,151 @@
+// The live feed: the journal's latest requests, then every new one as the event stream sends it;
+// filters in the page's address, pause and follow.
+import { $, el, setConnection, timeText } from "./dom.js";
+import { api, currentToken } from "./api.js";
+import { answerText } from "./answers.js";
+import { showDetails } from "./details.js";
+import { loadCoverage, scheduleCoverage } from "./coverage.js";
+
+const FILTERS = ["device", "endpoint", "event", "has_issues"];
+const UPSTREAM_CODES = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"];
+
+const feed = { ids: new Set(), paused: false, buffered: [], source: null };
+
+function filterQuery(query) {
+  const out = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = query.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
+}
+
+export function deviceLink(device) {
+  if (!device) return el("span", "-");
+  const link = el("a", device);
+  link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);
+  link.addEventListener("click", (event) => event.stopPropagation());
+  return link;
+}
+
+function row(entry) {
+  const tr = document.createElement("tr");
+  tr.dataset.id = entry.id;
+  const issues = entry.issues || [];
+  if (issues.length) tr.classList.add("issues");
+  // --upstream: a row whose answers differ from (or got none from) the upstream is marked.
+  if (issues.some((finding) => UPSTREAM_CODES.includes(finding.code))) {
+    tr.classList.add("upstream-differs");
+    tr.title = "the model's and the upstream's answers differ (or the upstream did not answer)";
+  }
+  const device = el("td");
+  device.append(deviceLink(entry.device));
+  tr.append(
+    el("td", timeText(entry.time)),
+    el("td", entry.endpoint || "-"),
+    device,
+    el("td", entry.event || "-"),
+    el("td", entry.window || "-"),
+    el("td", answerText(entry), "answer"),
+    el("td", issues.length, "findings"),
+  );
+  tr.addEventListener("click", () => showDetails(entry, tr));
+  return tr;
+}
+
+function addEntries(entries, fresh) {
+  const body = $("feed").tBodies[0];
+  for (const entry of entries) {
+    if (feed.ids.has(entry.id)) continue;
+    feed.ids.add(entry.id);
+    const tr = row(entry);
+    if (fresh) tr.classList.add("fresh");
+    body.insertBefore(tr, body.firstChild);
+  }
+  $("empty").hidden = body.rows.length > 0;
+}
+
+function clearFeed() {
+  feed.ids.clear();
+  feed.buffered = [];
+  $("feed").tBodies[0].replaceChildren();
+  $("empty").hidden = false;
+  showBuffered();
+}
+
+function showBuffered() {
+  $("buffered").hidden = feed.buffered.length === 0;
+  $("buffered").textContent = feed.buffered.length + " new request(s) while paused: press follow to show them";
+}
+
+function togglePause() {
+  feed.paused = !feed.paused;
+  $("pause").textContent = feed.paused ? "follow" : "pause";
+  if (!feed.paused) {
+    addEntries(feed.buffered, true);
+    feed.buffered = [];
+  }
+  showBuffered();
+}
+
+function openStream(query, sinceId) {
+  if (feed.source) feed.source.close();
+  const params = filterQuery(query);
+  params.set("since_id", String(sinceId));
+  if (currentToken()) params.set("token", currentToken());
+  const source = new EventSource("/__admin/events?" + params.toString());
+  feed.source = source;
+  source.addEventListener("open", () => setConnection("live"));
+  source.addEventListener("error", () => setConnection("reconnecting"));
+  source.addEventListener("entry", (event) => {
+    const entry = JSON.parse(event.data);
+    if (feed.paused) {
+      if (!feed.ids.has(entry.id)) feed.buffered.push(entry);
+      showBuffered();
+    } else {
+      addEntries([entry], true);
+    }
+    scheduleCoverage();
+  });
+  source.addEventListener("reset", () => {
+    clearFeed();
+    scheduleCoverage();
+  });
+}
+
+/** The filter form shows the address's filters; applying it changes the address. */
+function initFilters(query) {
+  const form = $("filters");
+  for (const name of FILTERS) {
+    const field = form.elements[name];
+    if (field.type === "checkbox") field.checked = query.get(name) === "true";
+    else field.value = query.get(name) || "";
+  }
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const name of FILTERS) {
+      const field = form.elements[name];
+      const value = field.type === "checkbox" ? (field.checked ? "true" : "") : field.value.trim();
+      if (value) next.set(name, value);
+    }
+    location.search = next.toString();
+  };
+}
+
+/** The feed view; `unauthorized` runs when the token is missing or wrong. */
+export async function feedView(query, unauthorized) {
+  $("feed-view").hidden = false;
+  initFilters(query);
+  $("pause").onclick = togglePause;
+  const params = filterQuery(query);
+  params.set("limit", "200");
+  const { json } = await api("/__admin/requests?" + params.toString());
+  const entries = json.requests || [];
+  addEntries(entries, false);
+  const lastId = entries.length
+    ? entries[entries.length - 1].id
+    : (await api("/__admin/requests?limit=1")).json.requests.map((e) => e.id)[0] || 0;
+  openStream(query, lastId);
+  loadCoverage(unauthorized);
+}
