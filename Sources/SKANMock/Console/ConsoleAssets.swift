@@ -15,7 +15,7 @@ export function parseBody(entry) {
   }
 }
 
-export const COARSE = ["low", "medium", "high"];
+const COARSE = ["low", "medium", "high"];
 
 export function answerText(entry) {
   const response = entry.response || {};
@@ -479,7 +479,7 @@ function filterQuery(query) {
   return out;
 }
 
-export function deviceLink(device) {
+function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
   link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);

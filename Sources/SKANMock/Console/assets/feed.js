@@ -20,7 +20,7 @@ function filterQuery(query) {
   return out;
 }
 
-export function deviceLink(device) {
+function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
   link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);
