@@ -309,7 +309,10 @@ public final class ConversionService: Sendable {
                                 _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
                                 _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
-        if device.firstCallSeconds == nil { device.firstCallSeconds = first }
+        // The latest first call the client sent: a real device never changes it, and a simulated
+        // one (`skan-mock simulate`, a test's own client) ages by sending an older one, whose
+        // windows are the ones it is in.
+        device.firstCallSeconds = first
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
         } else if let f = p.currentFine {

@@ -75,4 +75,18 @@ struct PostbackSimulatorTests {
         let unknown = try #require(PostbackMeaning.skan4(postback, model: model))
         #expect(unknown.entries.isEmpty && unknown.finding?.code == .valueNotInModel)
     }
+
+    /// A simulated device ages by sending an older first call instead of moving the clock: its
+    /// windows (and so its postbacks) follow the first call it sent last.
+    @Test func aDeviceThatSendsAnOlderFirstCallIsThatOld() throws {
+        let (service, clock) = makeService(now: T0)
+        _ = service.skan4(skan4Params(device: "SIM", first: T0))
+        clock.advance(seconds: 60)
+        _ = service.skan4(skan4Params(device: "SIM", first: T0 - 8 * day))
+        let device = try #require(service.device("SIM"))
+        #expect(device.skan4.firstCallSeconds == T0 - 8 * day)
+        let postbacks = PostbackSimulator.skan4(device.skan4, tier: 3, now: (T0 + 60) * 1000)
+        #expect(postbacks.map(\.status) == [.sentBy, .neverSent, .pending])
+        #expect(postbacks[0].windowEnd == T0 - 6 * day)
+    }
 }
