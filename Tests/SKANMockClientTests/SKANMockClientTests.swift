@@ -92,6 +92,7 @@ struct SKANMockClientTests {
         #expect(summary.findingsByCode == ["coarse_value_out_of_range": 1])
         #expect(summary.findings.map(\.requestId) == [2])
         #expect(summary.findings.map(\.param) == ["p0_coarse"])
+        #expect(report.devices.map(\.values) == [[1, 2]])  // as the README's example reads it
         let filtered = try await mock.client.report(RequestFilter(hasIssues: true))
         #expect(filtered.requests == 1)
 
