@@ -1,5 +1,6 @@
-/// Any JSON value, for the parts of skan-mock's answers whose shape varies (`params`, `skan`,
-/// a device's state, the model). Self-contained so the client depends on Foundation only.
+/// Any JSON value, for the parts of skan-mock's answers whose shape varies (`params`, `skan`, a
+/// model's conditions) and for each typed answer's `raw`. Self-contained so the client depends on
+/// Foundation only.
 public enum MockJSON: Sendable, Equatable, Codable, CustomStringConvertible {
     case null
     case bool(Bool)

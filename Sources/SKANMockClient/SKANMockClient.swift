@@ -125,8 +125,8 @@ public struct SKANMockClient: Sendable {
     }
 
     /// `GET /__admin/report`: the summary per device (the shape `skan-mock report --json` prints).
-    public func report(_ filter: RequestFilter = RequestFilter()) async throws -> MockJSON {
-        try decode(MockJSON.self, try await call("GET", "/__admin/report", query: filter.queryItems))
+    public func report(_ filter: RequestFilter = RequestFilter()) async throws -> Report {
+        try decode(Report.self, try await call("GET", "/__admin/report", query: filter.queryItems))
     }
 
     // MARK: Devices, health
@@ -143,17 +143,18 @@ public struct SKANMockClient: Sendable {
     }
 
     /// A device's state (events per window, values answered), nil when the server does not know it.
-    public func device(_ id: String) async throws -> MockJSON? {
+    public func device(_ id: String) async throws -> Device? {
         let path = "/__admin/devices/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
         do {
-            return try decode(MockJSON.self, try await call("GET", path))
+            return try decode(Device.self, try await call("GET", path))
         } catch SKANMockClientError.unexpectedStatus(404, _) {
             return nil
         }
     }
 
-    public func health() async throws -> MockJSON {
-        try decode(MockJSON.self, try await call("GET", "/__admin/health"))
+    /// Version, uptime, model, clock offset, journal size and drops.
+    public func health() async throws -> Health {
+        try decode(Health.self, try await call("GET", "/__admin/health"))
     }
 
     // MARK: Faults, clock, model
@@ -182,9 +183,9 @@ public struct SKANMockClient: Sendable {
         try decode(Clock.self, try await call("PUT", "/__admin/clock", body: Data("{\"offset_s\":\(seconds)}".utf8)))
     }
 
-    /// The model in use, as JSON.
-    public func model() async throws -> MockJSON {
-        try decode(MockJSON.self, try await call("GET", "/__admin/model"))
+    /// The model in use, as its document was written.
+    public func model() async throws -> ModelInfo {
+        try decode(ModelInfo.self, try await call("GET", "/__admin/model"))
     }
 
     /// Replaces the model with a model file's bytes (the server answers 400 with every problem when it

@@ -63,9 +63,50 @@ struct SKANMockClientTests {
         #expect(entry.response.status == 200)
         #expect(entry.responseJSON?["conversion_value"]?.intValue == 1)
         #expect(try await mock.client.count(RequestFilter(device: "C-1")) == 1)
-        #expect(try await mock.client.device("C-1") != nil)
         #expect(try await mock.client.device("nobody") == nil)
-        #expect(try await mock.client.health()["status"] == .string("ok"))
+    }
+
+    @Test func readsTypedDeviceReportAndHealth() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "T-1")
+        try await mock.skan4(device: "T-1", extra: "&p0_coarse=9")
+
+        let device = try #require(try await mock.client.device("T-1"))
+        #expect(device.device == "T-1")
+        #expect(device.requests == 2)
+        #expect(device.firstSeen == "2026-09-15T12:00:00.000Z")
+        #expect(device.skan4.p0.events == ["__SESSION__": 2])
+        let answered = try #require(device.skan4.p0.lastReturned)
+        #expect(answered.fine == 2 && answered.coarse == 0 && !answered.lock)
+        #expect(device.skan4.p1.lastReturned == nil)
+        #expect(!device.skan4.p0.locked)
+        #expect(device.skan3.events.isEmpty)
+
+        let report = try await mock.client.report()
+        #expect(report.requests == 2)
+        #expect(report.findingCount == 1)
+        #expect(report.upstream == nil)
+        let summary = try #require(report.device("T-1"))
+        #expect(summary.windows == ["p0"])
+        #expect(summary.values == [1, 2])
+        #expect(summary.findingsByCode == ["coarse_value_out_of_range": 1])
+        #expect(summary.findings.map(\.requestId) == [2])
+        #expect(summary.findings.map(\.param) == ["p0_coarse"])
+        #expect(report.devices.map(\.values) == [[1, 2]])  // as the README's example reads it
+        let filtered = try await mock.client.report(RequestFilter(hasIssues: true))
+        #expect(filtered.requests == 1)
+
+        let health = try await mock.client.health()
+        #expect(health.status == "ok")
+        #expect(!health.version.isEmpty)
+        #expect(health.uptimeSeconds >= 0)
+        #expect(health.model.name == "singular-testing")
+        #expect(health.model.reloadError == nil)
+        #expect(health.clockOffsetSeconds == 0)
+        #expect(health.journal.size == 2 && health.journal.dropped == 0)
+        #expect(health.journal.capacity >= 2 && health.journal.capacityBytes >= health.journal.bytes)
+        #expect(health.journal.file == nil)  // no --log
+        #expect(health.devices == 1)
     }
 
     @Test func readsTypedPostbacks() async throws {
@@ -126,8 +167,13 @@ struct SKANMockClientTests {
 
         let revenue = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json"))
+        #expect(try await mock.client.model().skan3?.mode == "increment")
         try await mock.client.replaceModel(revenue)
-        #expect(try await mock.client.model()["name"] != .string("singular-testing"))
+        let replaced = try await mock.client.model()
+        #expect(replaced.name == "singular-revenue")
+        #expect(replaced.skan3?.mode == "rules" && replaced.skan3?.combine == "or")
+        #expect(replaced.skan3?.entries?.first?.value == 1)
+        #expect(try await mock.client.health().model.source == "PUT /__admin/model")
         do {
             try await mock.client.replaceModel(Data(#"{"skan4": 5}"#.utf8))
             Issue.record("a bad model was accepted")
@@ -137,10 +183,11 @@ struct SKANMockClientTests {
 
         #expect(try await mock.client.reset() == ["journal", "devices", "faults"])
         #expect(try await mock.client.reset(scope: .all) == ["journal", "devices", "faults", "model", "clock"])
-        #expect(try await mock.client.model()["name"] == .string("singular-testing"))
+        #expect(try await mock.client.model().name == "singular-testing")
         #expect(try await mock.client.clock().offsetSeconds == 0)
         #expect(try await mock.client.requests().isEmpty)
-        #expect(try await mock.client.report()["requests"] == .number(0))
+        let report = try await mock.client.report()
+        #expect(report.requests == 0 && report.devices.isEmpty)
     }
 
     @Test func sendsTheAdminToken() async throws {
