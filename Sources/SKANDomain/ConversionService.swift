@@ -340,7 +340,7 @@ public final class ConversionService: Sendable {
             device.lastSetMilliseconds[n] = now
             if adopted.lock == true {
                 device.lockedByServer[n] = true
-                if device.lockedAtMilliseconds[n] == nil { device.lockedAtMilliseconds[n] = now }
+                device.lock(n, at: now)
             }
             if n == 0 { device.p0Fine = adoptedFine }
         }
@@ -365,7 +365,7 @@ public final class ConversionService: Sendable {
         device.lastSetMilliseconds[n] = now
         if answer.lock {
             device.lockedByServer[n] = true
-            if device.lockedAtMilliseconds[n] == nil { device.lockedAtMilliseconds[n] = now }
+            device.lock(n, at: now)
         }
         if n == 0 { device.p0Fine = fine }
         return render(fine, answer)

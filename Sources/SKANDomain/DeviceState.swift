@@ -80,6 +80,16 @@ public struct WindowedDeviceState: Sendable, Equatable {
     /// When each window's value was last answered, and when the server locked it (milliseconds).
     public var lastSetMilliseconds: [Int64?] = [nil, nil, nil]
     public var lockedAtMilliseconds: [Int64?] = [nil, nil, nil]
+    /// The values a window held when it was locked: iOS ignores later updates, so these are what
+    /// its postback carries, whatever was answered after.
+    public var lockedValue: [ModelAnswer?] = [nil, nil, nil]
+
+    /// Window `n` was locked at `now` (milliseconds): the first lock counts, with the values it held.
+    mutating func lock(_ n: Int, at now: Int64) {
+        guard lockedAtMilliseconds[n] == nil else { return }
+        lockedAtMilliseconds[n] = now
+        lockedValue[n] = lastReturned[n]
+    }
 
     var json: JSONValue {
         var windows: [JSONMember] = []

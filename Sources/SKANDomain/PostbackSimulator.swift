@@ -75,7 +75,8 @@ public enum PostbackSimulator {
                 postback.reason = "at crowd-anonymity tier 0 only the first postback is sent"
                 return postback
             }
-            guard let answer = state.lastReturned[n] else {
+            // A locked window keeps what it held at the lock: iOS ignores every update after it.
+            guard let answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n] else {
                 postback.reason = nowSeconds < end
                     ? "no conversion value set in p\(n) yet (the window is open until \(end))"
                     : "no conversion value was set in p\(n): skan-mock answered none in that window"

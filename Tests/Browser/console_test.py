@@ -147,26 +147,59 @@ def test_filter_link_reopens_the_same_view(driver):
         server.stop()
 
 
-def test_device_view_has_three_lanes(driver):
+def test_device_view_in_skan_time(driver):
+    """A device driven through its windows (skan-mock simulate: it ages by sending an older first
+    call) is drawn in SKAN time: windows and their boundaries, the lock, a point per request whose
+    value is told on focus, the request list, and a postback card per window."""
     server = Server()
     try:
-        server.skan4("LANE-1")
-        server.skan4("LANE-1", event="buy", skan_total_revenue_by_currency='{"USD":12}', p0_total_iap_revenue='{"USD":12}')
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        subprocess.run([BINARY, "simulate", "--url", server.base, "--device", "LANE-1",
+                        "--scenario", os.path.join(root, "config/scenarios/revenue-lock.json")],
+                       check=True, stdout=subprocess.DEVNULL)
+        payload = '<img src=x onerror="document.title=1">'
+        last = json.loads(server.get("/__admin/requests", {"device": "LANE-1", "limit": "1"})[1])["requests"][0]
+        server.skan4("LANE-1", event=payload, skan_first_call_to_skadnetwork_timestamp=str(last["skan"]["first_call"]))
+        total = json.loads(server.get("/__admin/requests", {"device": "LANE-1"})[1])["total"]
         driver.get(server.base + "/__admin/ui")
-        wait_for(driver, lambda d: len(rows(d)) == 2, 5, "rows")
+        wait_for(driver, lambda d: len(rows(d)) == total, 5, "rows")
         driver.find_element(By.LINK_TEXT, "LANE-1").click()
-        wait_for(driver, lambda d: d.find_element(By.ID, "device-title").text == "Device LANE-1", 5, "device heading")
+        wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#postbacks .postback-card")) == 3, 5, "postback cards")
+        assert driver.find_element(By.ID, "device-title").text == "Device LANE-1"
         assert "view=device" in driver.current_url
-        labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#lanes .lane-label")]
-        assert labels == ["p0", "p1", "p2"], labels
+        texts = lambda selector: [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
+        assert texts("#lanes .window-label") == ["p0", "p1", "p2"], texts("#lanes .window-label")
+        assert texts("#lanes .boundary-label") == ["day 0", "day 2", "day 7", "day 35"], texts("#lanes .boundary-label")
+        assert any(t.startswith("lock p2 (day 8") for t in texts("#lanes .lock-label")), texts("#lanes .lock-label")
+        assert texts("#lanes .now-label")[0].startswith("now, day 8"), texts("#lanes .now-label")
+        cards = driver.find_elements(By.CSS_SELECTOR, "#postbacks .postback-card")
+        assert [c.get_attribute("data-window") for c in cards] == ["p0", "p1", "p2"]
+        assert [c.get_attribute("data-status") for c in cards] == ["sent_by", "never_sent", "locked"]
+        assert all(len(c.find_elements(By.CSS_SELECTOR, ".tiers tr")) == 4 for c in cards)
+        assert "sent between day 3 and day 4" in cards[0].text and "tier 2 fine 1" in cards[0].text, repr(cards[0].text)
+        assert "coarse high" in cards[2].text, repr(cards[2].text)
         points = driver.find_elements(By.CSS_SELECTOR, "#lanes circle.point")
-        assert len(points) == 2
-        assert len(driver.find_elements(By.CSS_SELECTOR, "#lanes path.fine")) == 1
-        assert '"requests": 2' in driver.find_element(By.ID, "device-state").text
-        points[1].click()
-        wait_for(driver, lambda d: d.find_element(By.ID, "details").is_displayed(), 2, "details from a point")
-        assert "#2 GET /api/v2/conversion_value" == driver.find_element(By.ID, "details-title").text
+        assert len(points) == total
+        # A point tells its value on keyboard focus, as text.
+        driver.execute_script("arguments[0].focus()", points[0])
+        info = driver.find_element(By.ID, "point-info").text
+        assert info.startswith("#1 day 0") and "→" in info, info
+        items = driver.find_elements(By.CSS_SELECTOR, "#lanes .device-requests li")
+        assert len(items) == total and payload in items[-1].text, items[-1].text
+        assert not driver.find_elements(By.CSS_SELECTOR, "#lanes img, #postbacks img")
+        assert driver.title == "skan-mock console"
+        driver.set_window_size(1280, 800)
         driver.save_screenshot(os.path.join(OUT, "console-device.png"))
+        driver.set_window_size(390, 844)
+        time.sleep(0.2)
+        driver.save_screenshot(os.path.join(OUT, "console-device-phone.png"))
+        # Nothing wider than the phone but the chart, which scrolls inside its box.
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, width
+        driver.set_window_size(1280, 900)
+        driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", points[1])
+        wait_for(driver, lambda d: d.find_element(By.ID, "details").is_displayed(), 2, "details from a point")
+        assert driver.find_element(By.ID, "details-title").text.startswith("#2 GET /api/v2/conversion_value")
         assert not javascript_errors(driver), javascript_errors(driver)
     finally:
         server.stop()

@@ -89,4 +89,20 @@ struct PostbackSimulatorTests {
         #expect(postbacks.map(\.status) == [.sentBy, .neverSent, .pending])
         #expect(postbacks[0].windowEnd == T0 - 6 * day)
     }
+
+    /// iOS ignores updates after a lock, so a value the server answers after it (the client kept
+    /// asking) does not reach the postback.
+    @Test func aLockedWindowCarriesTheValueItWasLockedWith() throws {
+        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":5,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]}}}"#)
+        let (service, clock) = makeService(model, now: T0)
+        _ = service.skan4(skan4Params(device: "L", event: "buy"))
+        clock.advance(seconds: 60)
+        let after = service.skan4(skan4Params(device: "L", event: "__SESSION__", [("skan_current_conversion_value", "5")]))
+        #expect(finding(after, .updateAfterWindowLock) != nil)
+        let device = try #require(service.device("L"))
+        #expect(device.skan4.lastReturned[0]?.fine == 7)
+        let postbacks = PostbackSimulator.skan4(device.skan4, tier: 3, now: (T0 + 3 * day) * 1000)
+        #expect(postbacks[0].status == .locked && postbacks[0].fine == 5)
+        #expect(PostbackSimulator.skan4(device.skan4, tier: 1, now: (T0 + 3 * day) * 1000)[0].coarse == 2)
+    }
 }

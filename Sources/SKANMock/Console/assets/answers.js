@@ -9,7 +9,7 @@ export function parseBody(entry) {
   }
 }
 
-const COARSE = ["low", "medium", "high"];
+export const COARSE = ["low", "medium", "high"];
 
 export function answerText(entry) {
   const response = entry.response || {};

@@ -1,66 +1,250 @@
-// One device: its requests along time in lanes p0, p1, p2, and the state the server keeps for it.
+// One device in SKAN time: its answers along the device's own clock (the server's clock with its
+// offset, counted from the device's first call), the three SKAN 4 windows with their boundaries and
+// locks, and under each window the postback Apple would send for it.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, parseBody } from "./answers.js";
+import { answerText, COARSE, conditionText, parseBody, valuesText } from "./answers.js";
 import { showDetails } from "./details.js";
 
-function laneChart(entries) {
-  const width = 1000, laneHeight = 120, top = 24, left = 48, right = 16;
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${top + 3 * laneHeight + 24}`, role: "img" });
-  const times = entries.map((e) => Date.parse(e.time)).filter((t) => !isNaN(t));
-  const start = times.length ? Math.min(...times) : Date.now();
-  const end = times.length ? Math.max(...times) : start + 1;
-  const span = Math.max(end - start, 1000);
-  const x = (t) => left + (width - left - right) * (t - start) / span;
-  const lastX = width - right;
+const DAY = 86400;
+/** The windows' ends in days from the first call (Apple: 0-2, 3-7, 8-35 days). */
+const BOUNDS = [0, 2, 7, 35];
+/** Where each boundary sits across the plot: the short first window gets room of its own. */
+const STOPS = [0, 0.3, 0.58, 0.92, 1];
+const WIDTH = 960;
+const PLOT = { left: 56, right: 16, top: 34, fineHeight: 190, coarseTop: 240, coarseHeight: 18 };
+
+const seconds = (iso) => Date.parse(iso) / 1000;
+
+/** Days since the first call, as people say it: "day 2.5", "day 0 + 3 h". */
+function dayText(offsetSeconds) {
+  const days = offsetSeconds / DAY;
+  if (days < 0) return "before the first call";
+  if (days < 1) {
+    const hours = offsetSeconds / 3600;
+    return hours < 1 ? "day 0 + " + Math.round(offsetSeconds / 60) + " min" : "day 0 + " + hours.toFixed(1) + " h";
+  }
+  return "day " + (Math.round(days * 10) / 10).toString();
+}
+
+/** x for a time in days since the first call: linear inside each window, the tail after day 35. */
+function xOf(days, lastDay) {
+  const span = WIDTH - PLOT.left - PLOT.right;
   for (let n = 0; n < 3; n++) {
-    const y0 = top + n * laneHeight;
-    const label = svg("text", { x: 8, y: y0 + laneHeight / 2, class: "lane-label" });
-    label.textContent = "p" + n;
-    chart.append(svg("line", { x1: left, x2: lastX, y1: y0 + laneHeight, y2: y0 + laneHeight, class: "lane-line" }), label);
-    const lane = entries.filter((e) => e.window === "p" + n);
-    if (!lane.length) {
-      const none = svg("text", { x: left + 8, y: y0 + laneHeight / 2, class: "axis" });
-      none.textContent = "no requests in p" + n;
-      chart.append(none);
-      continue;
-    }
-    const fineY = (fine) => y0 + laneHeight - 10 - (laneHeight - 20) * Math.min(Math.max(fine, 0), 63) / 63;
-    let path = "";
-    lane.forEach((entry, index) => {
-      const body = parseBody(entry) || {};
-      const t = x(Date.parse(entry.time));
-      const next = index + 1 < lane.length ? x(Date.parse(lane[index + 1].time)) : lastX;
-      if (body.skan_updated_coarse_value !== undefined) {
-        chart.append(svg("rect", { x: t, y: y0 + 2, width: Math.max(next - t, 2), height: laneHeight - 4,
-                                   class: "band-" + body.skan_updated_coarse_value }));
-      }
-      if (body.conversion_value !== undefined) {
-        const y = fineY(body.conversion_value);
-        path += (path ? ` H ${t} V ${y}` : `M ${t} ${y}`);
-        if (index + 1 === lane.length) path += ` H ${lastX}`;
-      }
-      if (body.skan_updated_lock_window_value === true) {
-        chart.append(svg("line", { x1: t, x2: t, y1: y0 + 2, y2: y0 + laneHeight - 2, class: "lock" }));
-      }
-    });
-    if (path) chart.append(svg("path", { d: path, class: "fine" }));
-    for (const entry of lane) {
-      const body = parseBody(entry) || {};
-      const point = svg("circle", { cx: x(Date.parse(entry.time)), cy: fineY(body.conversion_value ?? 0), r: 6,
-                                    class: "point" + ((entry.issues || []).length ? " issues" : "") });
-      point.dataset.id = entry.id;
-      const title = svg("title");
-      title.textContent = "#" + entry.id + " " + (entry.event || "") + " → " + answerText(entry);
-      point.append(title);
-      point.addEventListener("click", () => showDetails(entry, null));
-      chart.append(point);
+    if (days <= BOUNDS[n + 1]) {
+      const f = Math.max(days - BOUNDS[n], 0) / (BOUNDS[n + 1] - BOUNDS[n]);
+      return PLOT.left + span * (STOPS[n] + f * (STOPS[n + 1] - STOPS[n]));
     }
   }
-  const axis = svg("text", { x: left, y: top + 3 * laneHeight + 16, class: "axis" });
-  axis.textContent = new Date(start).toLocaleString() + " → " + new Date(end).toLocaleString();
-  chart.append(axis);
+  const f = Math.min((days - 35) / Math.max(lastDay - 35, 1), 1);
+  return PLOT.left + span * (STOPS[3] + f * (STOPS[4] - STOPS[3]));
+}
+
+const fineY = (fine) => PLOT.top + PLOT.fineHeight * (1 - Math.min(Math.max(fine, 0), 63) / 63);
+
+/** The first call in seconds: from the postbacks, else the requests' own SKAN timestamp. */
+function origin(entries, postbacks) {
+  const p0 = postbacks?.skan4?.[0]?.postbacks?.[0];
+  if (p0?.window_start) return seconds(p0.window_start);
+  for (const entry of entries) if (entry.skan && typeof entry.skan.first_call === "number") return entry.skan.first_call;
+  return entries.length ? seconds(entries[0].time) : Date.now() / 1000;
+}
+
+/** Lock times by window, from the postbacks (a locked window ends at its lock). */
+function locks(postbacks) {
+  const out = [];
+  for (const postback of postbacks?.skan4?.[3]?.postbacks || []) {
+    if (postback.status === "locked") out.push({ window: postback.window, at: seconds(postback.window_end) });
+  }
+  return out;
+}
+
+/**
+ * A request's age in the device's SKAN time: its time less the first call it sent. A simulated
+ * device (`skan-mock simulate`) ages by sending an older first call, not by moving the clock, so
+ * each request is measured against its own.
+ */
+function ageOf(entry, start) {
+  const at = seconds(entry.time);
+  const first = entry.skan && typeof entry.skan.first_call === "number" ? entry.skan.first_call : start;
+  return at - first;
+}
+
+function timeline(entries, postbacks, info) {
+  const start = origin(entries, postbacks);
+  const now = (postbacks?.now ? seconds(postbacks.now) : Math.max(start, ...entries.map((e) => seconds(e.time)))) - start;
+  const lastDay = Math.max(36, now / DAY, ...entries.map((e) => ageOf(e, start) / DAY));
+  const x = (age) => xOf(age / DAY, lastDay);
+  const height = PLOT.coarseTop + PLOT.coarseHeight + 34;
+  const right = WIDTH - PLOT.right;
+  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-label": "answers along the device's SKAN time" });
+
+  // Windows: shaded alternately, named at the top, boundaries labelled in days below.
+  for (let n = 0; n < 3; n++) {
+    const x0 = xOf(BOUNDS[n], lastDay), x1 = xOf(BOUNDS[n + 1], lastDay);
+    chart.append(svg("rect", { x: x0, y: PLOT.top, width: x1 - x0, height: PLOT.coarseTop + PLOT.coarseHeight - PLOT.top, class: "window window-" + n }));
+    chart.append(svg("text", { x: (x0 + x1) / 2, y: PLOT.top - 12, class: "window-label", "text-anchor": "middle" }, "p" + n));
+  }
+  chart.append(svg("text", { x: (xOf(35, lastDay) + right) / 2, y: PLOT.top - 12, class: "axis", "text-anchor": "middle" }, "after"));
+  for (const day of BOUNDS) {
+    const bx = xOf(day, lastDay);
+    chart.append(svg("line", { x1: bx, x2: bx, y1: PLOT.top - 4, y2: PLOT.coarseTop + PLOT.coarseHeight + 4, class: "boundary" }));
+    chart.append(svg("text", { x: bx, y: height - 12, class: "boundary-label", "text-anchor": "middle" }, "day " + day));
+  }
+
+  // The fine-value axis.
+  chart.append(svg("text", { x: 14, y: PLOT.top + PLOT.fineHeight / 2, class: "axis-title", transform: `rotate(-90 14 ${PLOT.top + PLOT.fineHeight / 2})`, "text-anchor": "middle" }, "fine value"));
+  for (const tick of [0, 16, 32, 48, 63]) {
+    const y = fineY(tick);
+    chart.append(svg("line", { x1: PLOT.left - 4, x2: right, y1: y, y2: y, class: "grid" }));
+    chart.append(svg("text", { x: PLOT.left - 8, y: y + 4, class: "axis", "text-anchor": "end" }, tick));
+  }
+  chart.append(svg("text", { x: PLOT.left - 8, y: PLOT.coarseTop + 13, class: "axis", "text-anchor": "end" }, "coarse"));
+
+  // Answers in time order: the fine value as a step line, the coarse value as a band.
+  const answered = entries
+    .map((entry) => ({ entry, at: ageOf(entry, start), body: parseBody(entry) || {} }))
+    .filter((a) => !isNaN(a.at))
+    .sort((a, b) => a.at - b.at || a.entry.id - b.entry.id);
+  let path = "";
+  answered.forEach((a, index) => {
+    const ax = x(a.at);
+    const next = index + 1 < answered.length ? x(answered[index + 1].at) : x(now);
+    if (a.body.skan_updated_coarse_value !== undefined) {
+      chart.append(svg("rect", { x: ax, y: PLOT.coarseTop, width: Math.max(next - ax, 2), height: PLOT.coarseHeight,
+                                 class: "band-" + a.body.skan_updated_coarse_value }));
+    }
+    if (a.body.conversion_value !== undefined) {
+      const y = fineY(a.body.conversion_value);
+      path += path ? ` H ${ax} V ${y}` : `M ${ax} ${y}`;
+    }
+  });
+  if (path) chart.append(svg("path", { d: path + ` H ${x(now)}`, class: "fine" }));
+
+  for (const lock of locks(postbacks)) {
+    const lx = x(lock.at - start);
+    chart.append(svg("line", { x1: lx, x2: lx, y1: PLOT.top, y2: PLOT.coarseTop + PLOT.coarseHeight, class: "lock" }));
+    chart.append(svg("text", { x: lx + 4, y: PLOT.top + 12, class: "lock-label" }, "lock " + lock.window + " (" + dayText(lock.at - start) + ")"));
+  }
+  const nx = x(now);
+  chart.append(svg("line", { x1: nx, x2: nx, y1: PLOT.top, y2: PLOT.coarseTop + PLOT.coarseHeight, class: "now" }));
+  chart.append(svg("text", { x: Math.min(nx + 4, right - 70), y: PLOT.coarseTop - 6, class: "now-label" }, "now, " + dayText(now)));
+
+  // Each request a point, its value told on hover and on keyboard focus; Enter or a click opens it.
+  for (const a of answered) {
+    const label = "#" + a.entry.id + " " + dayText(a.at) + " (" + (a.entry.window || "no window") + "): " +
+      (a.entry.event || a.entry.endpoint || "") + " → " + answerText(a.entry) +
+      ((a.entry.issues || []).length ? " · " + a.entry.issues.length + " finding(s)" : "");
+    const point = svg("circle", { cx: x(a.at), cy: fineY(a.body.conversion_value ?? 0), r: 6, tabindex: 0, "aria-label": label,
+                                  class: "point" + ((a.entry.issues || []).length ? " issues" : "") });
+    point.dataset.id = a.entry.id;
+    point.append(svg("title", {}, label));
+    const tell = () => { info.textContent = label; };
+    point.addEventListener("mouseenter", tell);
+    point.addEventListener("focus", tell);
+    point.addEventListener("click", () => showDetails(a.entry, null));
+    point.addEventListener("keydown", (event) => { if (event.key === "Enter") showDetails(a.entry, null); });
+    chart.append(point);
+  }
+  if (!answered.length) chart.append(svg("text", { x: PLOT.left + 12, y: PLOT.top + 40, class: "axis" }, "no requests from this device"));
   return chart;
+}
+
+/** The same requests as a list in SKAN time: readable where points overlap, and on a phone. */
+function requestList(entries, start) {
+  const list = el("ol", null, "device-requests");
+  const sorted = [...entries].sort((a, b) => ageOf(a, start) - ageOf(b, start) || a.id - b.id);
+  for (const entry of sorted) {
+    const item = el("li");
+    item.dataset.id = entry.id;
+    const link = el("a", "#" + entry.id);
+    link.href = "#";
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      showDetails(entry, null);
+    });
+    item.append(link, el("span", " " + dayText(ageOf(entry, start)) + " · " + (entry.window || "no window") + " · ", "when"),
+                el("span", (entry.event || entry.endpoint || "-"), "event"), el("span", " → " + answerText(entry), "answer"));
+    if ((entry.issues || []).length) item.append(el("span", " · " + entry.issues.map((f) => f.code).join(", "), "finding"));
+    list.append(item);
+  }
+  return list;
+}
+
+function legend() {
+  const box = el("div", null, "legend");
+  const swatch = (className, text) => {
+    const item = el("span", null, "legend-item");
+    item.append(el("span", null, "swatch " + className), el("span", text));
+    return item;
+  };
+  box.append(swatch("swatch-line", "fine value answered"), swatch("swatch-point", "a request (red: with findings)"),
+             swatch("band-0", "coarse low"), swatch("band-1", "coarse medium"), swatch("band-2", "coarse high"),
+             swatch("swatch-lock", "lock"), swatch("swatch-now", "now"));
+  return box;
+}
+
+const STATUS = { pending: "pending: window open", locked: "locked", sent_by: "sent", never_sent: "never sent" };
+
+function carried(postback) {
+  if (postback.status === "never_sent") return "never sent: " + (postback.reason || "");
+  const parts = [];
+  if (postback.fine !== null && postback.fine !== undefined) parts.push("fine " + postback.fine);
+  if (postback.coarse !== null && postback.coarse !== undefined) parts.push("coarse " + COARSE[postback.coarse]);
+  return (parts.length ? parts.join(", ") : "no value") + (postback.status === "pending" ? " if it ended now" : "");
+}
+
+function sendText(postback, start) {
+  if (!postback.send_earliest) return null;
+  return "sent between " + dayText(seconds(postback.send_earliest) - start) + " and " + dayText(seconds(postback.send_latest) - start) +
+    " (" + postback.send_earliest.slice(0, 16).replace("T", " ") + " – " + postback.send_latest.slice(0, 16).replace("T", " ") + " UTC)";
+}
+
+/** One card: the postback of window `n` at every crowd-anonymity tier, and what its value means. */
+function card(n, tiers, start) {
+  const best = tiers[tiers.length - 1].postbacks[n];
+  const box = el("section", null, "postback-card");
+  box.dataset.window = "p" + n;
+  box.dataset.status = best.status;
+  box.append(el("h4", "p" + n + " postback · day " + BOUNDS[n] + "–" + BOUNDS[n + 1]), el("p", STATUS[best.status] || best.status, "status status-" + best.status));
+  const when = sendText(best, start);
+  if (when) box.append(el("p", when, "send"));
+  const table = el("table", null, "tiers");
+  const body = document.createElement("tbody");
+  for (const tier of tiers) {
+    const row = document.createElement("tr");
+    row.append(el("th", "tier " + tier.tier), el("td", carried(tier.postbacks[n])));
+    body.append(row);
+  }
+  table.append(body);
+  box.append(table);
+  const meaning = best.meaning || [];
+  if (meaning.length) {
+    const list = el("ul", null, "meaning");
+    for (const item of meaning) list.append(el("li", "entry " + item.window + "#" + item.index + ": " + valuesText(item) + " when " + conditionText(item)));
+    box.append(el("p", "What it means in the loaded model:", "meaning-title"), list);
+  }
+  for (const finding of best.findings || []) box.append(el("p", finding.code + ": " + finding.message, "finding"));
+  return box;
+}
+
+function skan3Card(postback, start) {
+  const box = el("section", null, "postback-card");
+  box.dataset.window = "skan3";
+  box.dataset.status = postback.status;
+  box.append(el("h4", "SKAN 3 postback"), el("p", STATUS[postback.status] || postback.status, "status status-" + postback.status));
+  const when = sendText(postback, start);
+  if (when) box.append(el("p", when, "send"));
+  box.append(el("p", carried(postback), "carries"));
+  return box;
+}
+
+function postbackCards(postbacks, start) {
+  const cards = el("div", null, "postback-cards");
+  const tiers = postbacks?.skan4 || [];
+  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start));
+  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start));
+  return cards;
 }
 
 export async function deviceView(device) {
@@ -70,10 +254,18 @@ export async function deviceView(device) {
   $("device-title").textContent = "Device " + device;
   const { json } = await api("/__admin/requests?device=" + encodeURIComponent(device));
   const entries = json.requests || [];
-  const lanes = $("lanes");
-  lanes.replaceChildren(
-    laneChart(entries),
-    el("p", "Lanes p0, p1, p2 along time: the answered fine value as a step line, coarse values as bands (green low, yellow medium, red high), locks as red bars; each request is a point (red with findings): click it for its details.", "legend"),
+  const postbacks = (await api("/__admin/devices/" + encodeURIComponent(device) + "/postbacks")).json;
+  const info = el("p", "Hover over or tab to a point for its answer; click it (or press Enter) for the request.", "point-info");
+  info.id = "point-info";
+  const scroller = el("div", null, "timeline");
+  scroller.append(timeline(entries, postbacks, info));
+  const start = origin(entries, postbacks);
+  const details = el("details", null, "device-requests-box");
+  details.append(el("summary", entries.length + " request(s) in SKAN time"), requestList(entries, start));
+  details.open = entries.length <= 20;
+  $("lanes").replaceChildren(scroller, legend(), info, details);
+  $("postbacks").replaceChildren(
+    postbacks ? postbackCards(postbacks, start) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
   );
   const deviceState = await api("/__admin/devices/" + encodeURIComponent(device));
   $("device-state").textContent = deviceState.status === 404 ? "The server keeps no state for this device." : pretty(deviceState.json);
