@@ -1,6 +1,7 @@
 /// Why a replay file (`--replay`), or the journal one is recorded from (`skan-mock record`), cannot
 /// be used: the file, where in it (a JSON path such as `$.devices[0].requests[2].status`, or
-/// `line 7` of a journal) and the reason, in one line, as a model file's problems are told.
+/// `line 7` of a journal; empty for the file as a whole) and the reason, in one line, as a model
+/// file's problems are told.
 public struct ReplayFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var location: String
@@ -12,5 +13,5 @@ public struct ReplayFileError: Error, Sendable, Equatable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "\(file): \(location): \(reason)" }
+    public var description: String { location.isEmpty ? "\(file): \(reason)" : "\(file): \(location): \(reason)" }
 }

@@ -47,7 +47,7 @@ public struct ReplayRecording: Sendable {
             let reason = withoutDevice > 0
                 ? "no upstream answer with a device id to record (\(withoutDevice) without one)"
                 : "no entry has an upstream answer; record the --log of a run with --upstream URL (--upstream-mode proxy or shadow)"
-            throw ReplayFileError(file: source, location: "the whole journal", reason: reason)
+            throw ReplayFileError(file: source, location: "", reason: reason)
         }
         file = ReplayFile(recordedFrom: source, devices: devices)
     }
