@@ -24,6 +24,24 @@ public final class JournalEntry: Sendable {
             hasIssues: !(json["issues"]?.arrayValue ?? []).isEmpty, line: text + [UInt8(ascii: "\n")])
     }
 
+    /// A journaled request's parameters as the server read them: `params` as sent (repeats in
+    /// order), then what a route alias added (`route_params`). For answering it again (`--resume`)
+    /// and for keying its answer (`skan-mock record`).
+    public static func parameters(of json: JSONValue) -> RequestParameters {
+        var parameters = RequestParameters()
+        for member in json["params"]?.objectValue ?? [] {
+            switch member.value {
+            case .string(let value): parameters.append(name: member.key, value: value)
+            case .array(let values): for value in values { parameters.append(name: member.key, value: value.stringValue ?? "") }
+            default: continue
+            }
+        }
+        for member in json["route_params"]?.objectValue ?? [] {
+            parameters.addIfAbsent(name: member.key, value: member.value.stringValue ?? "")
+        }
+        return parameters
+    }
+
     init(id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
          line: [UInt8]) {
         self.id = id

@@ -61,6 +61,9 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case upstreamUnreachable = "upstream_unreachable"
     /// `--upstream`: the upstream did not answer within `--upstream-timeout`.
     case upstreamTimeout = "upstream_timeout"
+    /// `--replay`: the replay file has no answer (left) for this device and request state, so the
+    /// model answered it.
+    case notRecorded = "not_recorded"
 }
 
 /// One thing the server noticed about a request: which parameter, a stable code, and a message a

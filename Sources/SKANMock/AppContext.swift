@@ -18,6 +18,8 @@ struct AppContext: Sendable {
     let startup: StartupState
     /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
     var upstream: Upstream? = nil
+    /// `--replay`: recorded answers served before the model's.
+    var replay: Replay? = nil
     /// `--log`: the journal's file, whose state health and metrics report.
     var journalFile: JournalFileSink? = nil
     /// Answers held back by `delay` faults.

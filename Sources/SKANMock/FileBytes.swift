@@ -19,7 +19,7 @@ public enum FileBytes {
 
 extension FileBytes {
     /// Writes `bytes` to `path`, replacing it (reports such as JUnit XML).
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         do {
             try System.writeFile(path, bytes)
         } catch {

@@ -51,17 +51,7 @@ struct JournalResume {
                   json["fault"] == nil || json["fault"] == .null, json["model"] == nil,
                   json["response"]?["status"] == 200,
                   let time = json["time"]?.stringValue.flatMap(RFC3339.parse) else { continue }
-            var parameters = RequestParameters()
-            for member in json["params"]?.objectValue ?? [] {
-                switch member.value {
-                case .string(let value): parameters.append(name: member.key, value: value)
-                case .array(let values): for value in values { parameters.append(name: member.key, value: value.stringValue ?? "") }
-                default: continue
-                }
-            }
-            for member in json["route_params"]?.objectValue ?? [] {
-                parameters.addIfAbsent(name: member.key, value: member.value.stringValue ?? "")
-            }
+            let parameters = JournalEntry.parameters(of: json)
             let request = SKANRequest(method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
                                       remote: json["remote"]?.stringValue ?? "", parameters: parameters)
             _ = service.handle(endpoint, request, commit: true, at: time)

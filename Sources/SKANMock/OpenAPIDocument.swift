@@ -567,7 +567,13 @@ components:
           description: 'With --upstream: the upstream''s answer ({status, body, duration_us}) or why there was none ({error: timeout|unreachable, reason, duration_us}).'
         model:
           type: object
-          description: 'With --upstream-mode proxy: what the model would have answered ({status, body}).'
+          description: 'With --upstream-mode proxy, or an answer replayed with --replay: what the model would have answered ({status, body}).'
+        replayed:
+          type: boolean
+          description: 'With --replay: true when the answer is the one recorded in the replay file, false when the model answered (the entry then has a not_recorded finding).'
+        recorded_id:
+          type: integer
+          description: 'With --replay, for a replayed answer: the id of the journal entry it was recorded from.'
     Coverage:
       type: object
       required: [model, answered, entries, never]

@@ -81,6 +81,10 @@ public final class SKANMockServer: Sendable {
         }
 
         upstream = try options.upstream.map { options throws(StartupError) in try Upstream(options) }
+        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
+        if replay != nil && options.upstream != nil {
+            throw StartupError(description: "--replay and --upstream do not go together: replay answers from a recording of the upstream, without it")
+        }
         var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
@@ -89,6 +93,7 @@ public final class SKANMockServer: Sendable {
             startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
         )
         context.upstream = upstream
+        context.replay = replay
         context.journalFile = sink
         delays = context.delays
         var limits = options.limits
@@ -107,6 +112,9 @@ public final class SKANMockServer: Sendable {
         let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resumeNotes
+        if let replay {
+            notices.append("skan-mock: replaying \(replay.answerCount) recorded answers for \(replay.deviceCount) devices from \(replay.source); other requests get the model's answer and a not_recorded finding")
+        }
         notices += https?.notes ?? []
         self.notices = notices
         // An empty token is no token: nothing could ever match it but an empty Bearer.
@@ -208,6 +216,22 @@ public final class SKANMockServer: Sendable {
         switch readModel(path) {
         case .success(let model): return model
         case .failure(let failure): throw StartupError(description: failure.summary)
+        }
+    }
+
+    /// Reads a replay file (`--replay`); a bad one stops the start naming the file, the JSON path
+    /// and the reason, as a bad model file does.
+    static func loadReplay(_ path: String) throws(StartupError) -> Replay {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw StartupError(description: "--replay: cannot read \(error.description)")
+        }
+        do {
+            return Replay(try ReplayFile.parse(bytes: bytes, source: path), source: path)
+        } catch {
+            throw StartupError(description: "--replay: \(error.description)")
         }
     }
 

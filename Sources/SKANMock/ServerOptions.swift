@@ -33,6 +33,9 @@ public struct ServerOptions: Sendable {
     /// `--upstream`: compare the model's answers with the real service's (shadow), or answer
     /// with the real service's and record the model's beside them (proxy).
     public var upstream: UpstreamOptions?
+    /// `--replay`: a replay file (`skan-mock record`) whose answers are served for the requests
+    /// it recorded; the model answers the rest, with a `not_recorded` finding.
+    public var replayPath: String?
 
     public init() {}
 

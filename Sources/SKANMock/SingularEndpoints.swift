@@ -70,12 +70,26 @@ struct SingularEndpoints: Sendable {
             proxy(request, skanRequest, endpoint, upstream, added: route?.added ?? [], extra: baseExtra, started: started, writer)
             return
         }
+        var notRecorded: ValidationFinding?
+        if let replay = context.replay {
+            // A recorded answer for this device and state is production's: served as recorded.
+            let device = CommonParameters(parameters).device(for: endpoint)
+            let key = ReplayKey(endpoint: endpoint, parameters: parameters, nowMilliseconds: context.clock.nowMilliseconds())
+            if let key, let answer = replay.take(device: device, key: key) {
+                self.replay(answer, skanRequest, endpoint, extra: baseExtra, started: started, writer)
+                return
+            }
+            notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
+        }
         let fault = context.faults.decide(for: endpoint)
         // 5. State change, with the service's answer.
-        let outcome = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
+        var handled = context.service.handle(endpoint, skanRequest, commit: fault.answer == nil)
+        if let notRecorded { handled.findings.append(notRecorded) }
+        let outcome = handled
         var status = outcome.status
         var body = outcome.body
         var extra = baseExtra
+        if context.replay != nil { extra.append(JSONMember("replayed", .bool(false))) }
         if !fault.isEmpty {
             switch fault.answer {
             case .status(let code)?:
@@ -194,6 +208,24 @@ struct SingularEndpoints: Sendable {
             context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: nil)
             writer.send(HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100))))
         }
+    }
+
+    /// `--replay`: the recorded answer goes to the client, status and body as production sent
+    /// them; the model's is journaled beside it, and the device's state follows the recorded one
+    /// (as in proxy mode). Faults do not replace a recorded answer.
+    private func replay(_ answer: Replay.Answer, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint,
+                        extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter) {
+        let adopted = AppliedAnswer(status: answer.status, body: answer.body) ?? AppliedAnswer(ok: false)
+        let outcome = context.service.handle(endpoint, skanRequest, commit: true, adopting: adopted)
+        let model = JSONValue.object([JSONMember("status", .int(Int64(outcome.status))),
+                                      JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))])
+        var members = extra + [JSONMember("replayed", .bool(true)), JSONMember("model", model)]
+        if let id = answer.journalId { members.append(JSONMember("recorded_id", .int(id))) }
+        let duration = MonotonicClock.microseconds() - started
+        context.journal.record(request: skanRequest, outcome: outcome, status: answer.status, body: answer.body,
+                               durationMicros: duration, extra: members)
+        context.metrics.record(endpoint: endpoint, status: answer.status, findings: outcome.findings, durationMicros: duration, fault: nil)
+        writer.send(HTTPResponse.json(answer.body, status: HTTPStatus(code: answer.status)))
     }
 
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that

@@ -87,6 +87,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Trust this CA certificate (PEM) for an HTTPS upstream instead of the system's store. [env: SKAN_MOCK_UPSTREAM_CA]", valueName: "file"))
     var upstreamCa: String?
 
+    @Option(help: ArgumentHelp("Answer the requests a replay file (skan-mock record) holds with production's recorded answers, in order per device; the model answers the rest, with a not_recorded finding. [env: SKAN_MOCK_REPLAY]", valueName: "file"))
+    var replay: String?
+
     func validate() throws {
         let environment = Environment()
         if (tlsCert ?? environment["SKAN_MOCK_TLS_CERT"] == nil) != (tlsKey ?? environment["SKAN_MOCK_TLS_KEY"] == nil) {
@@ -152,6 +155,7 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error)")
             throw ExitCode(64)
         }
+        options.replayPath = replay ?? environment["SKAN_MOCK_REPLAY"]
         if let conflict = RouteAlias.conflict(in: options.routes) {
             StandardStreams.error("skan-mock: \(conflict)")
             throw ExitCode(64)

@@ -20,6 +20,8 @@ struct ResetRoute: AdminRouteCollection {
         }
         JournalRoutes.clear(context)
         context.service.resetDevices()
+        // The devices start again, so do their recorded answers.
+        context.replay?.rewind()
         switch scope {
         case .state:
             context.faults.clear()
