@@ -1,11 +1,14 @@
 /// A `JournalReport` as JUnit XML, so Jenkins, GitLab and GitHub Actions show SKAN mistakes as
-/// failed tests: every device is a testcase, every finding a `<failure>`; lines of the journal that
-/// could not be read fail a testcase of their own.
+/// failed tests: every device is a testcase, every finding a `<failure>`; a device with postbacks
+/// has a second testcase that lists them (in `<system-out>`) and fails for a value the model never
+/// gives; lines of the journal that could not be read fail a testcase of their own.
 public enum JUnitReport {
     public static func xml(_ report: JournalReport, suiteName: String = "skan-mock") -> String {
         let unreadable = report.unreadableLines.isEmpty ? 0 : 1
-        let tests = report.devices.count + unreadable
-        let failures = report.devices.filter { !$0.findings.isEmpty }.count + unreadable
+        let withPostbacks = report.devices.compactMap(\.postbacks)
+        let tests = report.devices.count + withPostbacks.count + unreadable
+        let failures = report.devices.filter { !$0.findings.isEmpty }.count
+            + withPostbacks.filter { !$0.findings.isEmpty }.count + unreadable
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
         out += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
@@ -22,6 +25,14 @@ public enum JUnitReport {
                 out += escape("\(f.code): \(message)\nrequest #\(f.requestId.map(String.init) ?? "?") \(f.method) \(f.path)\ndevice \(device.device)")
                 out += "</failure>\n"
             }
+            out += "    </testcase>\n"
+        }
+        for postbacks in withPostbacks {
+            out += "    <testcase classname=\"\(escape(suiteName)).postbacks\" name=\"\(escape(postbacks.device))\">\n"
+            for f in postbacks.findings {
+                out += "      <failure type=\"\(escape(f.code.rawValue))\" message=\"\(escape(f.message))\"/>\n"
+            }
+            out += "      <system-out>\(escape(postbacks.lines.joined(separator: "\n")))</system-out>\n"
             out += "    </testcase>\n"
         }
         if unreadable > 0 {

@@ -1,11 +1,21 @@
+import SKANDomain
+
 extension JournalReport {
-    /// Reads a journal file (`skan-mock report`); only an unreadable file is an error.
-    public static func read(path: String) throws(ReportFileError) -> JournalReport {
+    /// Reads a journal file (`skan-mock report`); only an unreadable file is an error. The devices'
+    /// postbacks come from their state rebuilt from the answers the journal holds, as of its last
+    /// request; `model`, when given, says what their values mean (and which the model never gives).
+    public static func read(path: String, model: ConversionModel? = nil) throws(ReportFileError) -> JournalReport {
+        let bytes: [UInt8]
         do {
-            return JournalReport(jsonLines: try FileBytes.read(path))
+            bytes = try FileBytes.read(path)
         } catch {
             throw ReportFileError(description: "cannot read journal \(error.description)")
         }
+        var report = JournalReport(jsonLines: bytes)
+        let entries = bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONParser.parse(Array($0)) }
+        let (service, now) = JournalDeviceState.rebuild(entries, model: model ?? .builtIn)
+        report.attachPostbacks(model: model, now: now) { service.device($0) }
+        return report
     }
 
     /// Writes the JUnit XML form of `report` to `path`.

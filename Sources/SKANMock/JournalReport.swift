@@ -25,6 +25,8 @@ public struct JournalReport: Sendable, Equatable {
         /// Distinct `conversion_value`s answered, in the order first answered.
         public var values: [Int64] = []
         public var findings: [Finding] = []
+        /// What Apple would send for this device, when the report has device state to tell it.
+        public var postbacks: DevicePostbacks?
 
         /// Finding codes and how often each occurred, most frequent first (ties by code).
         public var findingsByCode: [(code: String, count: Int)] {
@@ -55,8 +57,20 @@ public struct JournalReport: Sendable, Equatable {
 
     public var requests: Int { devices.reduce(0) { $0 + $1.requests } }
     public var findingCount: Int { devices.reduce(0) { $0 + $1.findings.count } }
-    /// Whether CI should fail: any finding, or any line that was not a journal entry.
-    public var hasProblems: Bool { findingCount > 0 || !unreadableLines.isEmpty }
+    /// Postbacks that carry a value the model never gives.
+    public var postbackFindingCount: Int { devices.reduce(0) { $0 + ($1.postbacks?.findings.count ?? 0) } }
+    /// Whether CI should fail: any finding (a request's or a postback's), or any line that was not a
+    /// journal entry.
+    public var hasProblems: Bool { findingCount > 0 || postbackFindingCount > 0 || !unreadableLines.isEmpty }
+
+    /// Adds each device's postbacks as of `now`, from the device state `state` gives (the server's
+    /// own, or one rebuilt from a journal file); `model` reads what the values mean.
+    public mutating func attachPostbacks(model: ConversionModel?, now: Int64, state: (String) -> DeviceState?) {
+        for i in devices.indices {
+            guard let device = state(devices[i].device) else { continue }
+            devices[i].postbacks = DevicePostbacks(device: devices[i].device, state: device, model: model, now: now)
+        }
+    }
 
     public init() {}
 
@@ -139,14 +153,16 @@ extension JournalReport {
     /// `GET /__admin/report`'s answer and `skan-mock report --json`'s output.
     public var json: JSONValue {
         let devices: [JSONValue] = devices.map { d in
-            [
-                "device": .string(d.device),
-                "requests": .int(Int64(d.requests)),
-                "windows": .array(d.windows.map { .string($0) }),
-                "values": .array(d.values.map { .int($0) }),
-                "findings_by_code": .object(d.findingsByCode.map { JSONMember($0.code, .int(Int64($0.count))) }),
-                "findings": .array(d.findings.map(\.json)),
+            var members: [JSONMember] = [
+                JSONMember("device", .string(d.device)),
+                JSONMember("requests", .int(Int64(d.requests))),
+                JSONMember("windows", .array(d.windows.map { .string($0) })),
+                JSONMember("values", .array(d.values.map { .int($0) })),
+                JSONMember("findings_by_code", .object(d.findingsByCode.map { JSONMember($0.code, .int(Int64($0.count))) })),
+                JSONMember("findings", .array(d.findings.map(\.json))),
             ]
+            if let postbacks = d.postbacks { members.append(JSONMember("postbacks", postbacks.json)) }
+            return .object(members)
         }
         return [
             "requests": .int(Int64(requests)),
@@ -165,6 +181,11 @@ extension JournalReport {
             let codes = d.findingsByCode.isEmpty ? "none" : d.findingsByCode.map { "\($0.code) x\($0.count)" }.joined(separator: ", ")
             lines.append("device \(d.device): \(Self.count(d.requests, "request")), windows \(windows), values \(values), findings: \(codes)")
             for f in d.findings { lines.append("  \(f.summary)") }
+            if let postbacks = d.postbacks {
+                lines.append("  postbacks as of \(RFC3339.format(milliseconds: postbacks.now)):")
+                for line in postbacks.lines { lines.append("    \(line)") }
+                for f in postbacks.findings { lines.append("    \(f.code.rawValue): \(f.message)") }
+            }
         }
         for u in unreadableLines { lines.append("line \(u.line): \(u.reason)") }
         return lines.joined(separator: "\n")

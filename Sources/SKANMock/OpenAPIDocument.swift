@@ -658,6 +658,9 @@ components:
                     param: {type: [string, 'null']}
                     code: {type: string}
                     message: {type: string}
+              postbacks:
+                description: What Apple would send for the device as of now (the answer of GET /__admin/devices/{device}/postbacks); absent for requests that named no device.
+                type: object
         unreadable_lines:
           type: array
           items:

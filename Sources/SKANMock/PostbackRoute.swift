@@ -18,38 +18,8 @@ struct PostbackRoute: Sendable {
         guard let device = context.service.device(id) else {
             return .jsonError("unknown device \(id)", status: .notFound)
         }
-        let now = context.clock.nowMilliseconds()
-        let model = context.service.model
-        let skan4: [JSONValue] = tiers.map { tier in
-            let postbacks = PostbackSimulator.skan4(device.skan4, tier: tier, now: now).map { postback in
-                Self.json(postback, window: "p\(postback.index)", meaning: PostbackMeaning.skan4(postback, model: model), version: "4.0")
-            }
-            return .object([JSONMember("tier", .int(Int64(tier))), JSONMember("postbacks", .array(postbacks))])
-        }
-        let skan3 = PostbackSimulator.skan3(device.skan3, now: now).map { Self.json($0, window: nil, meaning: nil, version: "3.0") } ?? .null
-        let body: JSONValue = .object([
-            JSONMember("device", .string(id)), JSONMember("now", .string(RFC3339.format(milliseconds: now))),
-            JSONMember("model", .string(model.name)), JSONMember("skan4", .array(skan4)), JSONMember("skan3", skan3),
-        ])
-        return .json(JSONWriter.serialize(body))
-    }
-
-    static func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?, version: String) -> JSONValue {
-        func time(_ seconds: Int64?) -> JSONValue { seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null }
-        var members: [JSONMember] = [JSONMember("index", .int(Int64(postback.index)))]
-        if let window { members.append(JSONMember("window", .string(window))) }
-        members += [
-            JSONMember("status", .string(postback.status.rawValue)),
-            JSONMember("window_start", time(postback.windowStart)), JSONMember("window_end", time(postback.windowEnd)),
-            JSONMember("send_earliest", time(postback.sendInterval?.lowerBound)), JSONMember("send_latest", time(postback.sendInterval?.upperBound)),
-            JSONMember("fine", postback.fine.map { .int($0) } ?? .null), JSONMember("coarse", postback.coarse.map { .int($0) } ?? .null),
-            JSONMember("reason", postback.reason.map { .string($0) } ?? .null),
-        ]
-        if let meaning {
-            members.append(JSONMember("meaning", .array(meaning.entries)))
-            members.append(JSONMember("findings", .array(meaning.finding.map { [$0.json] } ?? [])))
-        }
-        members.append(JSONMember("apple", postback.status == .neverSent ? .null : PostbackSimulator.appleJSON(postback, version: version)))
-        return .object(members)
+        let postbacks = DevicePostbacks(
+            device: id, state: device, model: context.service.model, now: context.clock.nowMilliseconds(), tiers: tiers)
+        return .json(JSONWriter.serialize(postbacks.json))
     }
 }

@@ -1,7 +1,7 @@
 import HTTPCore
 import SKANDomain
 
-/// What the journal adds up to: `GET /__admin/report` (per device; with `--upstream`, how the
+/// What the journal adds up to: `GET /__admin/report` (per device, with its postbacks as of now; with `--upstream`, how the
 /// model compared with the upstream) and `GET /__admin/coverage` (which model entries answered).
 struct ReportRoutes: AdminRouteCollection {
     let context: AppContext
@@ -17,7 +17,9 @@ struct ReportRoutes: AdminRouteCollection {
 
     func report(_ filter: JournalFilter) -> JSONValue {
         let entries = context.journal.query(filter).entries.map(\.json)
-        var members = JournalReport(entries: entries).json.objectValue ?? []
+        var report = JournalReport(entries: entries)
+        report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) { context.service.device($0) }
+        var members = report.json.objectValue ?? []
         if context.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(entries: entries).json)) }
         return .object(members)
     }

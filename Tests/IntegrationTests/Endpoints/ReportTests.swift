@@ -52,6 +52,53 @@ struct ReportTests {
         #expect(missing.error.contains("nope.jsonl"))
     }
 
+    /// A device driven through p0 with a lock and on into p1: the report (admin route and command
+    /// line) says what Apple would send for it, JUnit has a postbacks testcase per device, and a
+    /// value the given model never gives fails it.
+    @Test func postbacksInTheReportAndJUnit() throws {
+        let dir = NSTemporaryDirectory() + "skan-postbacks-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let model = dir + "/lock.json"
+        try #"{"name":"lock","skan4":{"p0":{"entries":[{"fine":60,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":"medium"}]}}}"#
+            .write(toFile: model, atomically: true, encoding: .utf8)
+        let other = dir + "/other.json"
+        try #"{"name":"other","skan4":{"p0":{"entries":[{"fine":1,"coarse":"low"}]}}}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        let mock = try TestSKANMock(configure: { $0.modelPath = model })
+        func send(_ event: String) throws {
+            var parameters = skan4("PB")
+            parameters[5] = ("n", event)
+            #expect(try mock.get("/api/v2/conversion_value", parameters).status == 200)
+        }
+        mock.clock.advance(seconds: 3600)
+        try send("buy")
+        mock.clock.advance(seconds: 3600)
+        try send("__SESSION__")  // after the lock: iOS ignores it, so the postback keeps 60
+        mock.clock.advance(seconds: 3 * 86_400)
+        try send("__SESSION__")
+
+        let live = try mock.admin("/__admin/report")
+        let p0 = try #require(live["devices"]?[0]?["postbacks"]?["skan4"]?[3]?["postbacks"]?[0])
+        #expect(p0["status"] == "locked" && p0["fine"] == 60)
+        #expect(live["devices"]?[0]?["postbacks"]?["skan4"]?[3]?["postbacks"]?[1]?["status"] == "pending")
+
+        let journal = dir + "/journal.jsonl"
+        try (try mock.logLines().joined(separator: "\n") + "\n").write(toFile: journal, atomically: true, encoding: .utf8)
+        let junit = dir + "/junit.xml"
+        let plain = try run(["report", journal, "--model", model, "--junit", junit])
+        #expect(plain.status == 0)
+        #expect(plain.output.contains("  postbacks as of 2026-09-18T14:00:00.000Z:"))
+        #expect(plain.output.contains("    p0 locked, sent between 2026-09-16T13:00:00.000Z and 2026-09-17T13:00:00.000Z: tier 0 no value, tier 1 coarse high, tier 2 fine 60, tier 3 fine 60"))
+        #expect(plain.output.contains("    p1 pending (window open until 2026-09-22T12:00:00.000Z): tier 0 not sent, tier 1 coarse medium"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase classname="skan-mock.postbacks" name="PB">"#) && !xml.contains("value_not_in_model"))
+
+        let strict = try run(["report", journal, "--model", other, "--fail-on-findings", "--junit", junit])
+        #expect(strict.status == 1)
+        #expect(strict.output.contains("value_not_in_model"))
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure type="value_not_in_model""#))
+    }
+
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         guard let binary = ProcessLifecycleTests.executable else {

@@ -1,0 +1,108 @@
+import SKANDomain
+
+/// What Apple would send the ad network for one device as of `now`: SKAN 4's three postbacks at
+/// each crowd-anonymity tier asked for, SKAN 3's one, and what each value means in the model. The
+/// one place the postbacks route and the report (`GET /__admin/report`, `skan-mock report`) get
+/// them from, so the two never disagree.
+public struct DevicePostbacks: Sendable {
+    public struct Tier: Sendable {
+        public var tier: Int
+        public var postbacks: [PostbackSimulator.Postback]
+        public var meanings: [PostbackMeaning.Meaning?]
+    }
+
+    public var device: String
+    public var now: Int64
+    /// The model the values were read with; nil when none was given (no meanings, no findings).
+    public var modelName: String?
+    public var tiers: [Tier]
+    public var skan3: PostbackSimulator.Postback?
+
+    public init(device: String, state: DeviceState, model: ConversionModel?, now: Int64, tiers: [Int] = [0, 1, 2, 3]) {
+        self.device = device
+        self.now = now
+        modelName = model?.name
+        self.tiers = tiers.map { tier in
+            let postbacks = PostbackSimulator.skan4(state.skan4, tier: tier, now: now)
+            return Tier(tier: tier, postbacks: postbacks, meanings: postbacks.map { p in model.flatMap { PostbackMeaning.skan4(p, model: $0) } })
+        }
+        skan3 = PostbackSimulator.skan3(state.skan3, now: now)
+    }
+
+    /// A postback that carries a value no model entry gives (the app set a value of its own), once
+    /// per window: the richest tier asked for says it.
+    public var findings: [ValidationFinding] {
+        guard let richest = tiers.last else { return [] }
+        return richest.meanings.compactMap { $0?.finding }
+    }
+
+    /// The postbacks route's answer.
+    public var json: JSONValue {
+        let skan4: [JSONValue] = tiers.map { tier in
+            let postbacks = zip(tier.postbacks, tier.meanings).map { postback, meaning in
+                Self.json(postback, window: "p\(postback.index)", meaning: meaning, version: "4.0")
+            }
+            return .object([JSONMember("tier", .int(Int64(tier.tier))), JSONMember("postbacks", .array(postbacks))])
+        }
+        return .object([
+            JSONMember("device", .string(device)), JSONMember("now", .string(RFC3339.format(milliseconds: now))),
+            JSONMember("model", modelName.map { .string($0) } ?? .null), JSONMember("skan4", .array(skan4)),
+            JSONMember("skan3", skan3.map { Self.json($0, window: nil, meaning: nil, version: "3.0") } ?? .null),
+        ])
+    }
+
+    /// One line per postback for people: `p0 sent between ... and ...: fine 10 (tiers 2-3), coarse medium (tier 1)`.
+    public var lines: [String] {
+        var out: [String] = []
+        for n in 0..<3 {
+            guard let richest = tiers.last?.postbacks[n] else { break }
+            var line = "p\(n) " + Self.statusText(richest)
+            if richest.status != .neverSent {
+                var carried: [String] = []
+                for tier in tiers {
+                    let p = tier.postbacks[n]
+                    let value = p.status == .neverSent ? "not sent" : p.fine.map { "fine \($0)" } ?? p.coarse.map { "coarse \(Self.coarseName($0))" } ?? "no value"
+                    carried.append("tier \(tier.tier) \(value)")
+                }
+                line += ": " + carried.joined(separator: ", ")
+            }
+            out.append(line)
+        }
+        if let skan3 {
+            out.append("skan3 " + Self.statusText(skan3) + (skan3.status == .neverSent ? "" : ": value \(skan3.fine.map(String.init) ?? "-")"))
+        }
+        return out
+    }
+
+    static func statusText(_ p: PostbackSimulator.Postback) -> String {
+        func time(_ seconds: Int64) -> String { RFC3339.format(milliseconds: seconds * 1000) }
+        switch p.status {
+        case .pending: return "pending (window open until \(p.windowEnd.map(time) ?? "?"))"
+        case .neverSent: return "never sent (\(p.reason ?? "no value"))"
+        case .sentBy, .locked:
+            let by = p.sendInterval.map { "sent between \(time($0.lowerBound)) and \(time($0.upperBound))" } ?? "sent"
+            return p.status == .locked ? "locked, \(by)" : by
+        }
+    }
+
+    static func coarseName(_ value: Int64) -> String { ["low", "medium", "high"][Int(max(0, min(2, value)))] }
+
+    static func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?, version: String) -> JSONValue {
+        func time(_ seconds: Int64?) -> JSONValue { seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null }
+        var members: [JSONMember] = [JSONMember("index", .int(Int64(postback.index)))]
+        if let window { members.append(JSONMember("window", .string(window))) }
+        members += [
+            JSONMember("status", .string(postback.status.rawValue)),
+            JSONMember("window_start", time(postback.windowStart)), JSONMember("window_end", time(postback.windowEnd)),
+            JSONMember("send_earliest", time(postback.sendInterval?.lowerBound)), JSONMember("send_latest", time(postback.sendInterval?.upperBound)),
+            JSONMember("fine", postback.fine.map { .int($0) } ?? .null), JSONMember("coarse", postback.coarse.map { .int($0) } ?? .null),
+            JSONMember("reason", postback.reason.map { .string($0) } ?? .null),
+        ]
+        if let meaning {
+            members.append(JSONMember("meaning", .array(meaning.entries)))
+            members.append(JSONMember("findings", .array(meaning.finding.map { [$0.json] } ?? [])))
+        }
+        members.append(JSONMember("apple", postback.status == .neverSent ? .null : PostbackSimulator.appleJSON(postback, version: version)))
+        return .object(members)
+    }
+}
