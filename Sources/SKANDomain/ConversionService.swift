@@ -56,6 +56,9 @@ public final class ConversionService: Sendable {
         var devices: DeviceStateStore
         var coverage: ModelCoverage
 
+        /// Starts the coverage again (a new model, a cleared journal): verdicts on old counts are ignored.
+        mutating func restartCoverage() { coverage = ModelCoverage(model: model, generation: coverage.generation + 1) }
+
         /// Whether a request changed anything: not when a fault replaced its answer (`commit`
         /// false), not when `--strict` rejected it.
         static func kept(commit: Bool, strict: Bool, findings: [ValidationFinding]) -> Bool {
@@ -83,7 +86,7 @@ public final class ConversionService: Sendable {
     public func replaceModel(_ model: ConversionModel) {
         state.withLock {
             $0.model = model
-            $0.coverage = ModelCoverage(model: model)
+            $0.restartCoverage()
         }
     }
 
@@ -91,7 +94,14 @@ public final class ConversionService: Sendable {
     public var coverageJSON: JSONValue { state.withLock { $0.coverage.json(model: $0.model) } }
 
     /// Forgets the coverage counts (with the journal).
-    public func resetCoverage() { state.withLock { $0.coverage = ModelCoverage(model: $0.model) } }
+    public func resetCoverage() { state.withLock { $0.restartCoverage() } }
+
+    /// `--upstream`: the upstream answered `outcome`'s request, and its answer was (or was not) the
+    /// model's; the coverage counts it under the entries that answered.
+    public func recordUpstream(_ outcome: SKANOutcome, matched: Bool) {
+        guard let counted = outcome.coverage else { return }
+        state.withLock { $0.coverage.recordUpstream(counted, matched: matched) }
+    }
 
     /// Forgets every device.
     public func resetDevices() { state.withLock { $0.devices.removeAll() } }
@@ -200,6 +210,7 @@ public final class ConversionService: Sendable {
         identityFindings(.skan3, common, &reader, path: path)
         var findings = reader.findings
         var hits = EntryHits()
+        var counted: CoverageHits?
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
@@ -254,10 +265,12 @@ public final class ConversionService: Sendable {
                 if let value = device.skan3.lastValueReturned, value > (previous ?? -1) { device.skan3.lastRaisedMilliseconds = now }
                 return (body, true)
             }
-            if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            if State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
             return body
         }
-        return outcome(.skan3, body, common, .skan3(p), nil, findings, now)
+        var result = outcome(.skan3, body, common, .skan3(p), nil, findings, now)
+        result.coverage = counted
+        return result
     }
 
     // MARK: SKAN 4
@@ -275,6 +288,7 @@ public final class ConversionService: Sendable {
         var findings = reader.findings
         lockParameterFinding(p, window, &findings)
         var hits = EntryHits()
+        var counted: CoverageHits?
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
@@ -284,10 +298,12 @@ public final class ConversionService: Sendable {
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }
-            if State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            if State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
             return body
         }
-        return outcome(.skan4, body, common, .skan4(p), window, findings, now)
+        var result = outcome(.skan4, body, common, .skan4(p), window, findings, now)
+        result.coverage = counted
+        return result
     }
 
     /// The client says the current window is locked, yet asks for an update in it.
@@ -391,6 +407,7 @@ public final class ConversionService: Sendable {
         // session, whatever its `n`.
         let event = endpoint.isLaunch ? Self.session : common.event
         var hits = EntryHits()
+        var counted: CoverageHits?
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let asksForValue = model.isActive(for: endpoint)
@@ -403,9 +420,11 @@ public final class ConversionService: Sendable {
                 return (body, true)
             }
             // An S2S endpoint the model does not answer values on used no entry.
-            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) { s.coverage.record(hits) }
+            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
             return body
         }
-        return outcome(endpoint, body, common, .skan4(p), window, findings, now)
+        var result = outcome(endpoint, body, common, .skan4(p), window, findings, now)
+        result.coverage = counted
+        return result
     }
 }

@@ -14,6 +14,8 @@ public struct SKANOutcome: Sendable {
     public var findings: [ValidationFinding]
     /// The clock reading the request was judged at (the journal's `time`).
     public var timeMilliseconds: Int64
+    /// The model entries it was counted under in the coverage, for the upstream's verdict.
+    public var coverage: CoverageHits? = nil
 
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 

@@ -593,6 +593,8 @@ components:
                   - {type: string, const: default}
               hits: {type: integer, minimum: 0}
               entry: {description: The entry as the model file writes it.}
+              upstream: {$ref: '#/components/schemas/UpstreamMatches'}
+        upstream: {$ref: '#/components/schemas/UpstreamMatches'}
         never:
           type: array
           items:
@@ -604,6 +606,13 @@ components:
                 oneOf:
                   - {type: integer, minimum: 0}
                   - {type: string, const: default}
+    UpstreamMatches:
+      description: With --upstream, present once the upstream answered such a request: how many answers it gave, and how many were the model's.
+      type: object
+      required: [compared, matched]
+      properties:
+        compared: {type: integer, minimum: 1}
+        matched: {type: integer, minimum: 0}
     JournalPage:
       type: object
       required: [requests, total, dropped]

@@ -119,7 +119,7 @@ struct SingularEndpoints: Sendable {
             let (status, body, extra) = (status, body, extra)
             upstream.forward(request, endpoint: endpoint, added: route?.added ?? []) { [context] upstreamReply in
                 var outcome = outcome
-                outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply)
+                outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
                 context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
                                        extra: extra + [JSONMember("upstream", upstreamReply.json)])
                 context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: faultName)
@@ -169,11 +169,15 @@ struct SingularEndpoints: Sendable {
     }
 
     /// What the comparison with the upstream found: a difference the app would notice, or the
-    /// upstream's failure.
-    static func findings(comparing model: (status: Int, body: [UInt8]), with reply: Upstream.Reply) -> [ValidationFinding] {
+    /// upstream's failure. An answer the upstream gave also goes to the coverage, under the model
+    /// entries that answered `outcome`, as matched or not.
+    static func findings(comparing model: (status: Int, body: [UInt8]), with reply: Upstream.Reply,
+                         service: ConversionService, _ outcome: SKANOutcome) -> [ValidationFinding] {
         switch reply {
         case .answered(let status, let body, _):
-            return UpstreamComparison.finding(model: model, upstream: (status, body)).map { [$0] } ?? []
+            let difference = UpstreamComparison.finding(model: model, upstream: (status, body))
+            service.recordUpstream(outcome, matched: difference == nil)
+            return difference.map { [$0] } ?? []
         case .failed(let code, let reason, _):
             return [UpstreamComparison.failure(code, reason: reason)]
         }
@@ -201,7 +205,7 @@ struct SingularEndpoints: Sendable {
             }
             let model = JSONValue.object([JSONMember("status", .int(Int64(outcome.status))),
                                           JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))])
-            outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply)
+            outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
             let duration = MonotonicClock.microseconds() - started
             context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
                                    extra: extra + [JSONMember("upstream", upstreamReply.json), JSONMember("model", model)])

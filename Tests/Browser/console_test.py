@@ -350,6 +350,12 @@ def test_upstream_answers_side_by_side(driver):
         text = driver.find_element(By.ID, "details-other-answer").text
         assert "HTTP 200" in text and '"conversion_value": 0' in text, text
         assert "differs_from_upstream" in driver.find_element(By.ID, "details-findings").text
+        # The coverage panel says how many answers matched the upstream's, per entry.
+        driver.get(driver.current_url)
+        wait_for(driver, lambda d: d.find_element(By.ID, "coverage-upstream").is_displayed(), 5, "coverage upstream line")
+        assert "matched the model's for 0 of 1 answers" in driver.find_element(By.ID, "coverage-upstream").text
+        cells = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "#coverage tbody td.upstream-col")]
+        assert "0 of 1" in cells, cells
         driver.save_screenshot(os.path.join(OUT, "console-upstream.png"))
         assert not javascript_errors(driver), javascript_errors(driver)
     finally:

@@ -53,4 +53,26 @@ import Testing
         service.replaceModel(.builtIn)
         #expect(service.coverageJSON["answered"] == 0)
     }
+
+    /// `--upstream`: an answer the upstream gave is counted under the entries that answered, as
+    /// matched or not; a verdict on counts cleared since is dropped.
+    @Test func upstreamVerdictsAreCountedUnderTheEntriesThatAnswered() throws {
+        let (service, _) = makeService()
+        let first = service.skan4(skan4Params(device: "U"))        // p0 entry 0
+        let second = service.skan4(skan4Params(device: "U"))       // p0 entry 1
+        service.recordUpstream(first, matched: true)
+        service.recordUpstream(second, matched: false)
+        let json = service.coverageJSON
+        #expect(json["upstream"] == ["compared": 2, "matched": 1])
+        #expect(json["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 1])
+        #expect(json["entries"]?[1]?["upstream"] == ["compared": 1, "matched": 0])
+        #expect(json["entries"]?[2]?["upstream"] == nil)
+        let late = service.skan4(skan4Params(device: "V"))
+        service.resetCoverage()
+        service.recordUpstream(late, matched: true)
+        #expect(service.coverageJSON["upstream"] == nil)
+        let faulted = service.handle(.skan4, request(.skan4, skan4Params(device: "W")), commit: false)
+        service.recordUpstream(faulted, matched: true)
+        #expect(service.coverageJSON["upstream"] == nil)
+    }
 }

@@ -142,6 +142,9 @@ th { font-weight: 600; color: var(--muted); font-size: .85rem; }
 .coverage tr.never td { color: var(--bad); }
 .coverage td.when { font-family: ui-monospace, Menlo, monospace; font-size: .8rem; }
 a { color: var(--accent); }
+.coverage .upstream-col { display: none; }
+.coverage.with-upstream .upstream-col { display: table-cell; }
+.coverage .upstream-col.differs { color: var(--bad); font-weight: 600; }
 /* The device view: answers along the device's SKAN time, windows, postback cards. */
 .timeline { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
 .timeline svg { display: block; width: 100%; min-width: 720px; height: auto; }
@@ -240,13 +243,24 @@ export async function loadCoverage(unauthorized) {
     const { json } = await api("/__admin/coverage");
     const body = $("coverage").querySelector("tbody");
     body.replaceChildren();
+    // --upstream: how many of each entry's answers the upstream's matched.
+    $("coverage").classList.toggle("with-upstream", Boolean(json.upstream));
+    $("coverage-upstream").hidden = !json.upstream;
+    if (json.upstream) {
+      $("coverage-upstream").textContent = "The upstream's answer matched the model's for " + json.upstream.matched + " of " +
+        json.upstream.compared + " answers it gave.";
+    }
     for (const item of json.entries || []) {
       const row = document.createElement("tr");
       if (item.hits === 0) row.classList.add("never");
+      const upstream = item.upstream ? item.upstream.matched + " of " + item.upstream.compared : "-";
+      const upstreamCell = el("td", upstream, "upstream-col");
+      if (item.upstream && item.upstream.matched < item.upstream.compared) upstreamCell.classList.add("differs");
       row.append(
         el("td", item.window),
         el("td", item.index),
         el("td", item.hits === 0 ? "never" : item.hits),
+        upstreamCell,
         el("td", valuesText(item.entry)),
         el("td", conditionText(item.entry), "when"),
       );
@@ -255,7 +269,7 @@ export async function loadCoverage(unauthorized) {
     if (!(json.entries || []).length) {
       const row = document.createElement("tr");
       const cell = el("td", "This model has no rule entries (SKAN 3 increment only).");
-      cell.colSpan = 5;
+      cell.colSpan = 6;
       row.append(cell);
       body.append(row);
     }
@@ -896,7 +910,8 @@ admin API under <code>/__admin</code>.</p></body></html>
     <section id="coverage" class="coverage">
       <h2>Model coverage</h2>
       <p class="hint">Which entries of the loaded model answered how many requests; the ones never used are marked.</p>
-      <table><thead><tr><th>window</th><th>entry</th><th>hits</th><th>values</th><th>when</th></tr></thead><tbody></tbody></table>
+      <p id="coverage-upstream" class="hint" hidden></p>
+      <table><thead><tr><th>window</th><th>entry</th><th>hits</th><th class="upstream-col">matched upstream</th><th>values</th><th>when</th></tr></thead><tbody></tbody></table>
     </section>
   </section>
   <section id="device-view" hidden>

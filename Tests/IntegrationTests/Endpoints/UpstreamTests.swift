@@ -42,6 +42,7 @@ struct UpstreamTests {
         let forwarded = try #require(try production.journal("device=SAME").first)
         #expect(forwarded["path"] == "/api/v2/conversion_value")
         #expect(forwarded["params"]?["skan_first_call_to_skadnetwork_timestamp"] == .string(String(TestSKANMock.start - 60)))
+        #expect(try mock.admin("/__admin/coverage")["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 1])
     }
 
     /// Many requests in a row reuse the client's handles and connections: every one compared.
@@ -66,6 +67,10 @@ struct UpstreamTests {
         let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "differs_from_upstream" })
         #expect(finding["message"]?.stringValue == "the model answered ok, value 1, coarse 0, lock false where the upstream answered ok, value 0, coarse 0, lock false")
         #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 1)
+        // The coverage counts the answer under the entry that gave it, as not matched.
+        let coverage = try mock.admin("/__admin/coverage")
+        #expect(coverage["upstream"] == ["compared": 1, "matched": 0])
+        #expect(coverage["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 0])
     }
 
     @Test func anUnreachableUpstreamLeavesTheClientsAnswerAlone() throws {
