@@ -363,6 +363,33 @@ def test_upstream_answers_side_by_side(driver):
         upstream.stop()
 
 
+def test_replayed_rows_show_the_models_answer(driver):
+    """--replay: a row answered from the recording is marked, and its details show what the model
+    would have answered beside production's recorded answer."""
+    recorded = '{"status":"ok","conversion_value":0,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}'
+    replay = {"version": 1, "recorded_from": "run.jsonl", "devices": [{"device": "RP-1", "requests": [
+        {"endpoint": "skan4", "state": {"event": "__SESSION__", "window": "p0", "current_fine": 0},
+         "status": 200, "body": recorded, "journal_id": 7}]}]}
+    path = os.path.join(OUT, "replay.json")
+    with open(path, "w") as file:
+        json.dump(replay, file)
+    server = Server("--replay", path)
+    try:
+        assert server.skan4("RP-1") == (200, recorded)
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "the replayed row")
+        row = rows(driver)[0]
+        assert "replayed" in row.get_attribute("class")
+        driver.execute_script("arguments[0].click()", row.find_elements(By.TAG_NAME, "td")[0])
+        wait_for(driver, lambda d: d.find_element(By.ID, "details-other").is_displayed(), 2, "the model's answer shown")
+        assert driver.find_element(By.ID, "details-other-title").text == "Replayed from the recording; the model would have answered"
+        assert '"conversion_value": 1' in driver.find_element(By.ID, "details-other-answer").text
+        assert '"conversion_value": 0' in driver.find_element(By.ID, "details-answer").text
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
 def test_screenshot_of_the_console(driver):
     server = Server()
     try:

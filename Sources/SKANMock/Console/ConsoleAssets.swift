@@ -142,6 +142,7 @@ th { font-weight: 600; color: var(--muted); font-size: .85rem; }
 .coverage tr.never td { color: var(--bad); }
 .coverage td.when { font-family: ui-monospace, Menlo, monospace; font-size: .8rem; }
 a { color: var(--accent); }
+.feed tbody tr.replayed td:first-child { border-left: 3px solid var(--accent); }
 .coverage .upstream-col { display: none; }
 .coverage.with-upstream .upstream-col { display: table-cell; }
 .coverage .upstream-col.differs { color: var(--bad); font-weight: 600; }
@@ -348,12 +349,11 @@ export function showDetails(entry, tr) {
   $("details-answer").textContent =
     "HTTP " + response.status + "\n" + (body ? pretty(body) : response.body === "" ? "(empty body)" : response.body) +
     (entry.fault ? "\nfault: " + JSON.stringify(entry.fault) : "");
-  // --upstream: the other side's answer beside the one the client got.
-  const other = entry.upstream
-    ? entry.model
-      ? { title: "The model would have answered", answer: entry.model }
-      : { title: "The upstream answered", answer: entry.upstream }
-    : null;
+  // --upstream, --replay: the other side's answer beside the one the client got.
+  let other = null;
+  if (entry.replayed && entry.model) other = { title: "Replayed from the recording; the model would have answered", answer: entry.model };
+  else if (entry.upstream && entry.model) other = { title: "The model would have answered", answer: entry.model };
+  else if (entry.upstream) other = { title: "The upstream answered", answer: entry.upstream };
   $("details-other").hidden = !other;
   if (other) {
     $("details-other-title").textContent = other.title;
@@ -739,6 +739,10 @@ function row(entry) {
   if (issues.some((finding) => UPSTREAM_CODES.includes(finding.code))) {
     tr.classList.add("upstream-differs");
     tr.title = "the model's and the upstream's answers differ (or the upstream did not answer)";
+  }
+  if (entry.replayed) {
+    tr.classList.add("replayed");
+    tr.title = "answered from the --replay recording";
   }
   const device = el("td");
   device.append(deviceLink(entry.device));

@@ -67,12 +67,11 @@ export function showDetails(entry, tr) {
   $("details-answer").textContent =
     "HTTP " + response.status + "\n" + (body ? pretty(body) : response.body === "" ? "(empty body)" : response.body) +
     (entry.fault ? "\nfault: " + JSON.stringify(entry.fault) : "");
-  // --upstream: the other side's answer beside the one the client got.
-  const other = entry.upstream
-    ? entry.model
-      ? { title: "The model would have answered", answer: entry.model }
-      : { title: "The upstream answered", answer: entry.upstream }
-    : null;
+  // --upstream, --replay: the other side's answer beside the one the client got.
+  let other = null;
+  if (entry.replayed && entry.model) other = { title: "Replayed from the recording; the model would have answered", answer: entry.model };
+  else if (entry.upstream && entry.model) other = { title: "The model would have answered", answer: entry.model };
+  else if (entry.upstream) other = { title: "The upstream answered", answer: entry.upstream };
   $("details-other").hidden = !other;
   if (other) {
     $("details-other-title").textContent = other.title;

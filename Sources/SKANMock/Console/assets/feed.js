@@ -38,6 +38,10 @@ function row(entry) {
     tr.classList.add("upstream-differs");
     tr.title = "the model's and the upstream's answers differ (or the upstream did not answer)";
   }
+  if (entry.replayed) {
+    tr.classList.add("replayed");
+    tr.title = "answered from the --replay recording";
+  }
   const device = el("td");
   device.append(deviceLink(entry.device));
   tr.append(
