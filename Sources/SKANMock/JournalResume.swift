@@ -9,7 +9,8 @@ import SKANDomain
 ///
 /// Only the last run in the file counts (a file appended to by several runs restarts its ids), and
 /// a torn last line (a SIGKILL in the middle of a write) is skipped with a note. Requests whose
-/// answer a fault replaced, or that were refused, left no state the first time and leave none now.
+/// answer a fault replaced, or that were refused, left no state the first time and leave none now;
+/// a proxied or replayed answer is adopted again, as it was the first time.
 struct JournalResume {
     /// The entries to put back, oldest first, with consecutive ids.
     var entries: [JournalEntry] = []
@@ -48,13 +49,21 @@ struct JournalResume {
         for entry in entries {
             let json = entry.json
             guard let endpoint = entry.endpoint, endpoint != .unmatched,
-                  json["fault"] == nil || json["fault"] == .null, json["model"] == nil,
+                  json["fault"] == nil || json["fault"] == .null,
                   json["response"]?["status"] == 200,
                   let time = json["time"]?.stringValue.flatMap(RFC3339.parse) else { continue }
+            // A proxied or replayed answer (the entry keeps the model's beside it): the client acted
+            // on the answer it got, so that is what the device keeps, as it did the first time.
+            var adopted: AppliedAnswer?
+            if json["model"] != nil {
+                guard let body = json["response"]?["body"]?.stringValue,
+                      let received = AppliedAnswer(status: 200, body: Array(body.utf8)) else { continue }
+                adopted = received
+            }
             let parameters = JournalEntry.parameters(of: json)
             let request = SKANRequest(method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
                                       remote: json["remote"]?.stringValue ?? "", parameters: parameters)
-            _ = service.handle(endpoint, request, commit: true, at: time)
+            _ = service.handle(endpoint, request, commit: true, adopting: adopted, at: time)
             replayed += 1
         }
         return replayed

@@ -48,6 +48,32 @@ struct ResumeTests {
         #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"] == 3)
     }
 
+    /// A replayed (or proxied) answer is what the device acted on: a restart keeps it, not the
+    /// model's answer journaled beside it.
+    @Test func aRestartKeepsTheAnswersAReplayGave() throws {
+        let dir = NSTemporaryDirectory() + "skan-resume-replay-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recorded = #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#
+        let replay = #"{"version":1,"devices":[{"device":"RR","requests":[{"endpoint":"skan4","state":{"event":"__SESSION__","window":"p0","current_fine":0},"status":200,"body":""# + recorded.replacingOccurrences(of: "\"", with: "\\\"") + #""}]}]}"#
+        try replay.write(toFile: dir + "/replay.json", atomically: true, encoding: .utf8)
+        let log = dir + "/run.jsonl"
+        do {
+            let first = try TestSKANMock {
+                $0.logPath = log
+                $0.replayPath = dir + "/replay.json"
+            }
+            #expect(try first.get("/api/v2/conversion_value", session("RR")).text == recorded)
+            first.server.stop()
+        }
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        let device = try restarted.admin("/__admin/devices/RR")
+        #expect(device["skan4"]?["p0"]?["last_returned"] == ["fine": 0, "coarse": 2, "lock": false])
+    }
+
     @Test func resumeNeedsALogFile() {
         #expect(throws: (any Error).self) { _ = try TestSKANMock { $0.logPath = nil; $0.resume = true } }
     }
