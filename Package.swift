@@ -26,7 +26,10 @@ let tlsPlatforms: [Platform]? = {
 // `#if SKAN_MOCK_UPSTREAM`.
 let upstreamPlatforms: [Platform]? = {
     if Context.environment["SKAN_MOCK_UPSTREAM_CLIENT"] == "0" { return nil }
-    let headers = ["/usr/include/curl/curl.h", "/usr/include/x86_64-linux-gnu/curl/curl.h", "/usr/include/aarch64-linux-gnu/curl/curl.h"]
+    let headers = [
+        "/usr/include/curl/curl.h", "/usr/include/x86_64-linux-gnu/curl/curl.h",
+        "/usr/include/aarch64-linux-gnu/curl/curl.h"
+    ]
     return headers.contains { FileManager.default.fileExists(atPath: $0) } ? [.linux, .macOS] : [.macOS]
 }()
 
@@ -36,7 +39,8 @@ func upstream() -> [Target.Dependency] {
     return [.target(name: "UpstreamHTTP", condition: .when(platforms: platforms))]
 }
 
-let upstreamDefine: [SwiftSetting] = upstreamPlatforms.map { [.define("SKAN_MOCK_UPSTREAM", .when(platforms: $0))] } ?? []
+let upstreamDefine: [SwiftSetting] =
+    upstreamPlatforms.map { [.define("SKAN_MOCK_UPSTREAM", .when(platforms: $0))] } ?? []
 
 /// Dependencies on the TLS targets, on the platforms that have them.
 func tls(_ names: String...) -> [Target.Dependency] {
@@ -69,10 +73,10 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SKANDomain", targets: ["SKANDomain"]),
         // For app test targets (XCTest, Swift Testing): Foundation only, no dependency on the server.
-        .library(name: "SKANMockClient", targets: ["SKANMockClient"]),
+        .library(name: "SKANMockClient", targets: ["SKANMockClient"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         .target(name: "SystemPOSIX", dependencies: ["CSystemLinux"]),
@@ -101,14 +105,16 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
         .target(name: "SKANTLS", dependencies: ["SystemPOSIX"] + tls("COpenSSL"), swiftSettings: tlsDefine),
-        .target(name: "SKANPhoneSetup", dependencies: ["SystemPOSIX"] + tls("SKANTLS", "CQRencode"), swiftSettings: tlsDefine),
+        .target(
+            name: "SKANPhoneSetup", dependencies: ["SystemPOSIX"] + tls("SKANTLS", "CQRencode"),
+            swiftSettings: tlsDefine),
         .executableTarget(
             name: "SKANMockCLI",
             dependencies: [
                 "SKANMock",
                 "SKANSimulator",
                 "SystemPOSIX",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ] + tls("SKANTLS"),
             swiftSettings: tlsDefine
         ),
@@ -123,14 +129,15 @@ let package = Package(
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
         .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
         .testTarget(name: "SKANTLSTests", dependencies: tls("SKANTLS", "COpenSSL"), swiftSettings: tlsDefine),
-        .testTarget(name: "SKANPhoneSetupTests", dependencies: tls("SKANPhoneSetup", "SKANTLS"), swiftSettings: tlsDefine),
+        .testTarget(
+            name: "SKANPhoneSetupTests", dependencies: tls("SKANPhoneSetup", "SKANTLS"), swiftSettings: tlsDefine),
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
         .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "SystemPOSIX", "CCurl"],
             swiftSettings: tlsDefine + upstreamDefine
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

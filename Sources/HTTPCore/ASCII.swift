@@ -18,7 +18,7 @@ enum ASCII {
         let byte = UInt8(value)
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)

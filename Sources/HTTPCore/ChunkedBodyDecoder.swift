@@ -104,7 +104,7 @@ struct ChunkedBodyDecoder: Sendable {
         // whitespace before it, but h11 and the parsers of RFC 7230 do not: rejected, to match them.
         if index < line.endIndex {
             guard line[index] == ASCII.semicolon,
-                  line[index...].allSatisfy(ASCII.isFieldValueByte)
+                line[index...].allSatisfy(ASCII.isFieldValueByte)
             else { throw .malformed("invalid chunk size") }
         }
         return size

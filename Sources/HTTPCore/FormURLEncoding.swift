@@ -77,12 +77,15 @@ public enum FormURLEncoding {
                     let nameEnd = equals >= 0 ? equals : stop
                     let valueStart = equals >= 0 ? equals + 1 : stop
                     if !escaped {
-                        body(UnsafeBufferPointer(rebasing: utf8[start..<nameEnd]), UnsafeBufferPointer(rebasing: utf8[valueStart..<stop]))
+                        body(
+                            UnsafeBufferPointer(rebasing: utf8[start..<nameEnd]),
+                            UnsafeBufferPointer(rebasing: utf8[valueStart..<stop]))
                     } else {
                         let nameCount = decode(utf8, start, nameEnd, plusAsSpace: true, into: scratch, at: 0)
                         let valueCount = decode(utf8, valueStart, stop, plusAsSpace: true, into: scratch, at: nameCount)
-                        body(UnsafeBufferPointer(rebasing: scratch[0..<nameCount]),
-                             UnsafeBufferPointer(rebasing: scratch[nameCount..<(nameCount + valueCount)]))
+                        body(
+                            UnsafeBufferPointer(rebasing: scratch[0..<nameCount]),
+                            UnsafeBufferPointer(rebasing: scratch[nameCount..<(nameCount + valueCount)]))
                     }
                 }
                 start = stop + 1
@@ -91,7 +94,8 @@ public enum FormURLEncoding {
     }
 
     /// The bytes the field loop stops at.
-    private static let special = ByteScan.Set(UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "+"))
+    private static let special = ByteScan.Set(
+        UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "+"))
 
     /// Percent-encodes `text` as a query's name or value: RFC 3986's unreserved characters stay as
     /// they are, every other byte of its UTF-8 becomes `%XX`.
@@ -101,8 +105,9 @@ public enum FormURLEncoding {
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 bytes.append(byte)
             default:
                 bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
@@ -112,7 +117,8 @@ public enum FormURLEncoding {
     }
 
     public static func percentDecode<Text: StringProtocol>(_ text: Text, plusAsSpace: Bool = true) -> String {
-        if let result = text.utf8.withContiguousStorageIfAvailable({ decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }) {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }
+        ) {
             return result
         }
         return Array(text.utf8).withUnsafeBufferPointer { decode($0, 0, $0.count, plusAsSpace: plusAsSpace) }
@@ -136,14 +142,17 @@ public enum FormURLEncoding {
     }
 
     /// Decodes `utf8[from..<to]` into `out` from `at`; returns how many bytes it wrote.
-    static func decode(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, plusAsSpace: Bool,
-                       into out: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+    static func decode(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, plusAsSpace: Bool,
+        into out: UnsafeMutableBufferPointer<UInt8>, at: Int
+    ) -> Int {
         var count = at
         var index = from
         while index < to {
             let byte = utf8[index]
             if byte == UInt8(ascii: "%"), index + 2 < to, let high = ASCII.hexValue(utf8[index + 1]),
-               let low = ASCII.hexValue(utf8[index + 2]) {
+                let low = ASCII.hexValue(utf8[index + 2])
+            {
                 out[count] = UInt8(high * 16 + low)
                 index += 3
             } else {

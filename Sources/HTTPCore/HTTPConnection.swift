@@ -176,7 +176,8 @@ final class HTTPConnection: @unchecked Sendable {
         var request = incoming
         request.remoteAddress = remoteAddress
         request.tlsVersion = wire.protocolVersion
-        let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now()).sequence
+        let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now())
+            .sequence
         let slot = ResponseSlot { [self] outcome in
             self.queue.async { self.complete(mine, outcome) }
         }
@@ -310,7 +311,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The deadline in force and the read interest, as the machine sees them after serving.
     private func settle() {
-        let facts = HTTPConnectionStateMachine.ParserFacts(isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
+        let facts = HTTPConnectionStateMachine.ParserFacts(
+            isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
         apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: Self.now()))
     }
 
@@ -341,13 +343,16 @@ final class HTTPConnection: @unchecked Sendable {
     /// Tells the observer of an answer the server gives on its own, when the request line was read.
     private func report(_ status: HTTPStatus, _ reason: String) {
         guard let refusalObserver, let partial = parser.partialRequest() else { return }
-        refusalObserver(HTTPRefusal(status: status, reason: reason, method: partial.method, target: partial.target,
-                                    headers: partial.headers, remoteAddress: remoteAddress, tlsVersion: wire.protocolVersion))
+        refusalObserver(
+            HTTPRefusal(
+                status: status, reason: reason, method: partial.method, target: partial.target,
+                headers: partial.headers, remoteAddress: remoteAddress, tlsVersion: wire.protocolVersion))
     }
 
     /// The server is stopping: idle connections close now, busy ones after their current answer.
     func beginShutdown() {
-        let facts = HTTPConnectionStateMachine.ParserFacts(isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
+        let facts = HTTPConnectionStateMachine.ParserFacts(
+            isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
         if machine.shutdownRequested(pendingOutput: pendingOutputCount, parser: facts) { close() }
     }
 

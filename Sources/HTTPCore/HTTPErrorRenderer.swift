@@ -18,6 +18,7 @@ public struct HTTPErrorRenderer: Sendable {
 
     /// `reason` and a newline, as `text/plain`.
     public static let plainText = HTTPErrorRenderer { status, reason in
-        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((reason + "\n").utf8))
+        HTTPResponse(
+            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((reason + "\n").utf8))
     }
 }

@@ -48,7 +48,8 @@ final class HTTPEventLoop: @unchecked Sendable {
     private func drain() {
         poller.take(into: &events, max: Self.batch)
         for event in events {
-            connections[event.token]?.ready(readable: event.readable, writable: event.writable, peerClosed: event.peerClosed)
+            connections[event.token]?.ready(
+                readable: event.readable, writable: event.writable, peerClosed: event.peerClosed)
         }
     }
 

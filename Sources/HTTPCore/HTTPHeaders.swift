@@ -63,7 +63,7 @@ extension StringProtocol {
         while true {
             switch (a.next(), b.next()) {
             case (nil, nil): return true
-            case let (x?, y?):
+            case (let x?, let y?):
                 if x != y && ASCII.lowercased(x) != ASCII.lowercased(y) { return false }
             default: return false
             }

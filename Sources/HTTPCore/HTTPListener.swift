@@ -13,7 +13,10 @@ final class HTTPListener: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var paused = false
 
-    init(fd: Int32, queue: DispatchQueue, admit: @escaping @Sendable (Int32, String) -> Void, sweep: @escaping @Sendable () -> Void) {
+    init(
+        fd: Int32, queue: DispatchQueue, admit: @escaping @Sendable (Int32, String) -> Void,
+        sweep: @escaping @Sendable () -> Void
+    ) {
         self.fd = fd
         self.queue = queue
         self.admit = admit

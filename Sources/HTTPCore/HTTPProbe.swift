@@ -16,7 +16,8 @@ public enum HTTPProbe {
         } catch {
             switch error.domain {
             case .addressInfo: throw Failure(description: "cannot resolve \(host)")
-            case .errno where error.function.description == "socket": throw Failure(description: "socket: \(error.reason)")
+            case .errno where error.function.description == "socket":
+                throw Failure(description: "socket: \(error.reason)")
             case .errno: throw Failure(description: "cannot connect to \(host):\(port): \(error.reason)")
             }
         }
@@ -39,7 +40,7 @@ public enum HTTPProbe {
             received.append(contentsOf: chunk[0..<count])
         }
         guard received.count > 12, received.starts(with: "HTTP/1.".utf8),
-              let status = Int(String(decoding: received[9..<12], as: UTF8.self))
+            let status = Int(String(decoding: received[9..<12], as: UTF8.self))
         else { throw Failure(description: "not an HTTP response") }
         let separator: [UInt8] = [13, 10, 13, 10]
         var bodyStart = received.count

@@ -15,8 +15,10 @@ public struct HTTPRefusal: Sendable {
     /// The TLS version on an HTTPS port (`TLSv1.3`), nil for plain HTTP.
     public var tlsVersion: String?
 
-    public init(status: HTTPStatus, reason: String, method: String, target: String, headers: HTTPHeaders = HTTPHeaders(),
-                remoteAddress: String, tlsVersion: String? = nil) {
+    public init(
+        status: HTTPStatus, reason: String, method: String, target: String, headers: HTTPHeaders = HTTPHeaders(),
+        remoteAddress: String, tlsVersion: String? = nil
+    ) {
         self.tlsVersion = tlsVersion
         self.status = status
         self.reason = reason
@@ -27,7 +29,9 @@ public struct HTTPRefusal: Sendable {
     }
 
     /// The target up to the `?`.
-    public var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+    public var path: Substring {
+        target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
 
     /// The target after the `?`.
     public var query: Substring {

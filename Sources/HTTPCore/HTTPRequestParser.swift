@@ -43,8 +43,10 @@ public struct HTTPRequestParser: Sendable {
         while end < buffer.count && buffer[end] != UInt8(ascii: "\r") && buffer[end] != UInt8(ascii: "\n") { end += 1 }
         guard end < buffer.count else { return nil }
         let parts = buffer[start..<end].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
-              parts[1].first == UInt8(ascii: "/") else { return nil }
+        guard parts.count == 3, !parts[0].isEmpty,
+            parts[0].allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+            parts[1].first == UInt8(ascii: "/")
+        else { return nil }
         return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), HTTPHeaders())
     }
 
@@ -152,8 +154,9 @@ public struct HTTPRequestParser: Sendable {
         // strict parsers reject them, and a client that sends one is worth hearing about), is
         // answered at once, not after the header timeout.
         if requestLineEnd == nil, start < buffer.count, !ASCII.isToken(buffer[start]) {
-            throw .malformed(buffer[start] == ASCII.cr || buffer[start] == ASCII.lf
-                ? "empty line before the request line" : "invalid method")
+            throw .malformed(
+                buffer[start] == ASCII.cr || buffer[start] == ASCII.lf
+                    ? "empty line before the request line" : "invalid method")
         }
         let end = buffer.count
         let requestLineWasComplete = requestLineEnd != nil
@@ -195,7 +198,11 @@ public struct HTTPRequestParser: Sendable {
         return found
     }
 
-    private enum Framing { case none, length(Int), chunked }
+    private enum Framing {
+        case none
+        case length(Int)
+        case chunked
+    }
 
     private func parseHead(upTo headEnd: Int) throws(HTTPParseError) -> (HTTPRequest, Framing) {
         guard let lineEnd = requestLineEnd else { throw .malformed("missing request line") }
@@ -222,7 +229,9 @@ public struct HTTPRequestParser: Sendable {
     private func parseRequestLine(_ range: Range<Int>) throws(HTTPParseError) -> HTTPRequest {
         // The target is the long part: its bytes are checked on the way to the second space.
         let spaces: (first: Int, second: Int, targetIsValid: Bool)? = buffer.withUnsafeBufferPointer { bytes in
-            guard let first = ByteScan.firstIndex(of: ASCII.space, in: bytes, from: range.lowerBound, to: range.upperBound)
+            guard
+                let first = ByteScan.firstIndex(
+                    of: ASCII.space, in: bytes, from: range.lowerBound, to: range.upperBound)
             else { return nil }
             let run = ByteScan.targetRun(in: bytes, from: first + 1, to: range.upperBound)
             let stop = first + 1 + run
@@ -267,7 +276,7 @@ public struct HTTPRequestParser: Sendable {
     private func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
         let text = Array(bytes)
         guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), text[6] == UInt8(ascii: "."),
-              let major = ASCII.digit(text[5]), let minor = ASCII.digit(text[7])
+            let major = ASCII.digit(text[5]), let minor = ASCII.digit(text[7])
         else { throw .malformed("invalid HTTP version") }
         guard major == 1 else {
             throw HTTPParseError(.versionNotSupported, "only HTTP/1.x is supported")
@@ -286,7 +295,8 @@ public struct HTTPRequestParser: Sendable {
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty { throw .malformed("both Content-Length and Transfer-Encoding") }
             if request.version == .http10 { throw .malformed("Transfer-Encoding in an HTTP/1.0 request") }
-            let codings = transferEncodings
+            let codings =
+                transferEncodings
                 .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
                 .map { $0.trimmingASCIIWhitespace().lowercased() }
             guard codings.last == "chunked" else {
@@ -303,7 +313,7 @@ public struct HTTPRequestParser: Sendable {
             for part in field.split(separator: ",", omittingEmptySubsequences: false) {
                 let digits = part.trimmingASCIIWhitespace()
                 guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy({ ASCII.digit($0) != nil }),
-                      let value = Int(digits)
+                    let value = Int(digits)
                 else { throw .malformed("invalid Content-Length") }
                 if let seen = length, seen != value { throw .malformed("conflicting Content-Length values") }
                 length = value

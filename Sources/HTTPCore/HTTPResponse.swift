@@ -52,7 +52,9 @@ public struct HTTPResponse: Sendable {
         buffer.append(contentsOf: status.reason.utf8)
         buffer.append(contentsOf: "\r\n".utf8)
         for field in headers
-        where !field.name.isEqualIgnoringASCIICase("Content-Length") && !field.name.isEqualIgnoringASCIICase("Connection") {
+        where !field.name.isEqualIgnoringASCIICase("Content-Length")
+            && !field.name.isEqualIgnoringASCIICase("Connection")
+        {
             buffer.append(contentsOf: field.name.utf8)
             buffer.append(contentsOf: ": ".utf8)
             buffer.append(contentsOf: field.value.utf8)

@@ -21,7 +21,8 @@ public struct HTTPRouter: HTTPResponder {
     /// Registers `handler` for `method` on `path`. `GET` routes answer `HEAD` too, without the body.
     public mutating func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
         let segments = Self.split(path).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            part.hasPrefix("{") && part.hasSuffix("}")
+                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             literal[path, default: [:]][method] = handler
@@ -45,7 +46,8 @@ public struct HTTPRouter: HTTPResponder {
         }
         var allowed = Set(handlers.keys.map(\.rawValue))
         if allowed.contains("GET") { allowed.insert("HEAD") }
-        var response = errorRenderer.response(.methodNotAllowed, reason: "method \(request.method) not allowed on \(path)")
+        var response = errorRenderer.response(
+            .methodNotAllowed, reason: "method \(request.method) not allowed on \(path)")
         response.headers.set("Allow", allowed.sorted().joined(separator: ", "))
         writer.send(response)
     }

@@ -85,7 +85,7 @@ public final class HTTPServer: Sendable {
             do {
                 loops.append(try HTTPEventLoop(label: "http.loop.\(n)"))
             } catch {
-                loops.forEach { $0.stop() }
+                for loop in loops { loop.stop() }
                 System.close(fd)
                 throw .cannotStartEventLoop(reason: error.description)
             }
@@ -103,7 +103,7 @@ public final class HTTPServer: Sendable {
             return true
         }
         guard started else {
-            loops.forEach { $0.stop() }
+            for loop in loops { loop.stop() }
             System.close(fd)
             throw .alreadyStarted
         }
@@ -134,9 +134,10 @@ public final class HTTPServer: Sendable {
                 // thousand silent sockets must not keep out the one that asks `/__admin/health`
                 // for the whole header timeout); only when none is silent do newcomers get the 503.
                 let silentSince = HTTPConnection.now() - min(5, limits.headerTimeoutSeconds / 2)
-                guard let silent = state.connections.values
-                    .filter({ $0.acceptedAt <= silentSince && !$0.hasSpoken.load(ordering: .relaxed) })
-                    .min(by: { $0.id < $1.id })
+                guard
+                    let silent = state.connections.values
+                        .filter({ $0.acceptedAt <= silentSince && !$0.hasSpoken.load(ordering: .relaxed) })
+                        .min(by: { $0.id < $1.id })
                 else { return nil }
                 state.connections[silent.id] = nil
                 evicted = silent
@@ -174,8 +175,11 @@ public final class HTTPServer: Sendable {
         System.shutdownWrite(fd)
         acceptQueue.asyncAfter(deadline: .now() + .milliseconds(200)) {
             var scratch = [UInt8](repeating: 0, count: 4096)
-            while case .done(let count)? = scratch.withUnsafeMutableBytes({ try? System.read(fd, $0.baseAddress!, $0.count) }),
-                  count > 0 {}
+            while case .done(let count)? = scratch.withUnsafeMutableBytes({
+                try? System.read(fd, $0.baseAddress!, $0.count)
+            }),
+                count > 0
+            {}
             System.close(fd)
         }
     }

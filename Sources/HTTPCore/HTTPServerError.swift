@@ -10,9 +10,9 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotResolve(host, reason): "cannot resolve host '\(host)': \(reason)"
-        case let .cannotListen(host, port, reason): "cannot listen on \(host):\(port): \(reason)"
-        case let .cannotStartEventLoop(reason): "cannot start an event loop: \(reason)"
+        case .cannotResolve(let host, let reason): "cannot resolve host '\(host)': \(reason)"
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .cannotStartEventLoop(let reason): "cannot start an event loop: \(reason)"
         case .alreadyStarted: "the server is already started"
         }
     }

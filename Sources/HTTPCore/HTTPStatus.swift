@@ -42,6 +42,6 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         415: "Unsupported Media Type", 422: "Unprocessable Content", 429: "Too Many Requests",
         431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented",
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-        505: "HTTP Version Not Supported",
+        505: "HTTP Version Not Supported"
     ]
 }

@@ -103,9 +103,11 @@ public struct ConversionModel: Sendable {
     /// Faults installed when the model loads (the `faults` list; see `FaultRuleParser`).
     public var faults: [FaultRule] = []
 
-    public init(name: String, modelDescription: String? = nil, source: String, json: JSONValue = .object([]),
-                currency: CurrencyRates = CurrencyRates(), skan3: SKAN3Model = .increment(max: 2, whenExhausted: .empty),
-                skan4: [RuleTable?] = [nil, nil, nil], s2sLaunch: Bool = false, s2sEvent: Bool = false) {
+    public init(
+        name: String, modelDescription: String? = nil, source: String, json: JSONValue = .object([]),
+        currency: CurrencyRates = CurrencyRates(), skan3: SKAN3Model = .increment(max: 2, whenExhausted: .empty),
+        skan4: [RuleTable?] = [nil, nil, nil], s2sLaunch: Bool = false, s2sEvent: Bool = false
+    ) {
         self.name = name
         self.modelDescription = modelDescription
         self.source = source

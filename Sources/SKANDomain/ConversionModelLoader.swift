@@ -7,8 +7,15 @@ extension ConversionModel {
         // that differ from what its author wrote, so it is refused where the bad byte is.
         if let offset = firstInvalidUTF8Offset(bytes) {
             let byte = String(bytes[offset], radix: 16, uppercase: true)
-            throw ModelError(file: source, problems: [ModelProblem(
-                path: "$", reason: "not UTF-8: byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte offset \(offset) does not begin or continue a UTF-8 character")])
+            throw ModelError(
+                file: source,
+                problems: [
+                    ModelProblem(
+                        path: "$",
+                        reason:
+                            "not UTF-8: byte 0x\(byte.count == 1 ? "0" + byte : byte) at byte offset \(offset) does not begin or continue a UTF-8 character"
+                    )
+                ])
         }
         let json: JSONValue
         do {
@@ -27,8 +34,10 @@ extension ConversionModel {
         var loader = ModelLoader()
         let model = loader.model(json, source: source)
         if let model, loader.problems.isEmpty { return model }
-        throw ModelError(file: source, problems: loader.problems.isEmpty
-                         ? [ModelProblem(path: "$", reason: "invalid model")] : loader.problems)
+        throw ModelError(
+            file: source,
+            problems: loader.problems.isEmpty
+                ? [ModelProblem(path: "$", reason: "invalid model")] : loader.problems)
     }
 }
 
@@ -43,10 +52,12 @@ struct ModelLoader {
     }
 
     func child(_ path: String, _ key: String) -> String {
-        let simple = !key.isEmpty && key.utf8.allSatisfy { b in
-            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
-        }
+        let simple =
+            !key.isEmpty
+            && key.utf8.allSatisfy { b in
+                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
+            }
         if simple { return "\(path).\(key)" }
         return "\(path)[\(JSONValue.string(key))]"
     }
@@ -76,9 +87,12 @@ struct ModelLoader {
         return result
     }
 
-    mutating func integer(_ value: JSONValue, _ path: String, _ range: ClosedRange<Int64>, what: String = "an integer") -> Int64? {
+    mutating func integer(_ value: JSONValue, _ path: String, _ range: ClosedRange<Int64>, what: String = "an integer")
+        -> Int64?
+    {
         guard let i = value.intValue else {
-            fail(path, "expected \(what) in \(range.lowerBound)...\(range.upperBound), found \(value.typeName) \(value)")
+            fail(
+                path, "expected \(what) in \(range.lowerBound)...\(range.upperBound), found \(value.typeName) \(value)")
             return nil
         }
         guard range.contains(i) else {
@@ -116,7 +130,8 @@ struct ModelLoader {
         return b
     }
 
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) -> E? where E.RawValue == String {
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) -> E?
+    where E.RawValue == String {
         let options = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         guard case .string(let s) = value else {
             fail(path, "expected \(options), found \(value.typeName) \(value)")
@@ -141,7 +156,10 @@ struct ModelLoader {
     // MARK: the document
 
     mutating func model(_ json: JSONValue, source: String) -> ConversionModel? {
-        guard let top = object(json, "$", allowed: ["$schema", "name", "description", "currency", "skan3", "skan4", "s2s", "faults"]) else {
+        guard
+            let top = object(
+                json, "$", allowed: ["$schema", "name", "description", "currency", "skan3", "skan4", "s2s", "faults"])
+        else {
             return nil
         }
         var model = ConversionModel(name: source, source: source, json: json)
@@ -173,7 +191,10 @@ struct ModelLoader {
             var seen = Set<String>()
             for member in members {
                 let mp = child(p, member.key)
-                guard seen.insert(member.key).inserted else { fail(mp, "duplicate key \"\(member.key)\""); continue }
+                guard seen.insert(member.key).inserted else {
+                    fail(mp, "duplicate key \"\(member.key)\"")
+                    continue
+                }
                 guard Revenue.isCurrencyCode(member.key) else {
                     fail(mp, "\"\(member.key)\" is not a 3-letter upper-case currency code (ISO 4217, like USD)")
                     continue
@@ -185,13 +206,17 @@ struct ModelLoader {
             fail(p, "expected an object of currency code to rate, found \(v.typeName)")
         }
         if let r = rates.rates[rates.base], r != 1 {
-            fail(child(child(path, "rates"), rates.base), "the base currency \(rates.base) must have rate 1 (or be left out)")
+            fail(
+                child(child(path, "rates"), rates.base),
+                "the base currency \(rates.base) must have rate 1 (or be left out)")
         }
         return rates
     }
 
     mutating func skan3(_ value: JSONValue, _ path: String) -> SKAN3Model? {
-        guard let o = object(value, path, allowed: ["mode", "max", "when_exhausted", "combine", "entries"]) else { return nil }
+        guard let o = object(value, path, allowed: ["mode", "max", "when_exhausted", "combine", "entries"]) else {
+            return nil
+        }
         var mode = "increment"
         if let (v, p) = o["mode"], let s = string(v, p) {
             guard s == "increment" || s == "rules" else {
@@ -202,7 +227,9 @@ struct ModelLoader {
         }
         if mode == "increment" {
             for key in ["combine", "entries"] where o[key] != nil {
-                fail(o[key]!.1, "\"\(key)\" belongs to \"mode\": \"rules\"; the increment mode takes max and when_exhausted")
+                fail(
+                    o[key]!.1,
+                    "\"\(key)\" belongs to \"mode\": \"rules\"; the increment mode takes max and when_exhausted")
             }
             var max: Int64 = 2
             var exhausted = ExhaustedAnswer.empty
@@ -263,7 +290,9 @@ struct ModelLoader {
         var e = ModelEntry()
         switch context {
         case .skan3:
-            if let (v, p) = o["value"] { e.fine = integer(v, p, 0...63, what: "a conversion value") } else {
+            if let (v, p) = o["value"] {
+                e.fine = integer(v, p, 0...63, what: "a conversion value")
+            } else {
                 fail(path, "a SKAN 3 entry needs \"value\" (0...63)")
             }
         case .skan4(let n):
@@ -271,7 +300,10 @@ struct ModelLoader {
                 if n == 0 {
                     e.fine = integer(v, p, 0...63, what: "a fine value")
                 } else {
-                    fail(p, "fine values are ignored by iOS after p0 (p\(n) answers the device's current fine value); use coarse and lock")
+                    fail(
+                        p,
+                        "fine values are ignored by iOS after p0 (p\(n) answers the device's current fine value); use coarse and lock"
+                    )
                 }
             }
             if let (v, p) = o["coarse"] { e.coarse = coarse(v, p) }
@@ -320,11 +352,16 @@ struct ModelLoader {
             if let (sv, sp) = r["period"], let s = choice(sv, sp, RevenuePeriod.self) { cond.period = s }
             if r["min"] == nil && r["max"] == nil { fail(p, "a revenue condition needs \"min\", \"max\" or both") }
             if let lo = cond.min, let hi = cond.max, lo >= hi {
-                fail(child(p, "max"), "max \(JSONValue.double(hi)) must be greater than min \(JSONValue.double(lo)) (the range is [min, max))")
+                fail(
+                    child(p, "max"),
+                    "max \(JSONValue.double(hi)) must be greater than min \(JSONValue.double(lo)) (the range is [min, max))"
+                )
             }
             if context == .skan3 {
                 if cond.source == .admon, let (_, sp) = r["source"] {
-                    fail(sp, "SKAN 3 clients send only total_revenue_by_currency (in-app revenue); use \"iap\" or \"both\"")
+                    fail(
+                        sp,
+                        "SKAN 3 clients send only total_revenue_by_currency (in-app revenue); use \"iap\" or \"both\"")
                 }
                 if cond.period == .window, let (_, pp) = r["period"] {
                     fail(pp, "SKAN 3 has no measurement windows; use \"total\"")

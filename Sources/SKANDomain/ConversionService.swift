@@ -70,9 +70,14 @@ public final class ConversionService: Sendable {
     public let clock: any SKANClock
     public let strict: Bool
 
-    public init(model: ConversionModel = .builtIn, clock: any SKANClock,
-                deviceCapacity: Int = 100_000, strict: Bool = false) {
-        state = Mutex(State(model: model, devices: DeviceStateStore(capacity: deviceCapacity), coverage: ModelCoverage(model: model)))
+    public init(
+        model: ConversionModel = .builtIn, clock: any SKANClock,
+        deviceCapacity: Int = 100_000, strict: Bool = false
+    ) {
+        state = Mutex(
+            State(
+                model: model, devices: DeviceStateStore(capacity: deviceCapacity), coverage: ModelCoverage(model: model)
+            ))
         self.clock = clock
         self.strict = strict
     }
@@ -130,8 +135,10 @@ public final class ConversionService: Sendable {
     /// but the device's state remembers the adopted values, since the client acts on those.
     ///
     /// `at` replays a request at the time it was first answered (`--resume`), instead of now.
-    public func handle(_ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
-                       adopting adopted: AppliedAnswer? = nil, at time: Int64? = nil) -> SKANOutcome {
+    public func handle(
+        _ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
+        adopting adopted: AppliedAnswer? = nil, at time: Int64? = nil
+    ) -> SKANOutcome {
         let now = time ?? clock.nowMilliseconds()
         let parameters = request.parameters
         let common = CommonParameters(parameters)
@@ -143,7 +150,8 @@ public final class ConversionService: Sendable {
         case .launch, .event, .launch2, .event2:
             outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit, adopted)
         case .unmatched:
-            outcome = SKANOutcome.refused(.unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
+            outcome = SKANOutcome.refused(
+                .unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
         return outcome
     }
@@ -151,7 +159,9 @@ public final class ConversionService: Sendable {
     /// The event name of a session.
     static let session = "__SESSION__"
 
-    private func identityFindings(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String) {
+    private func identityFindings(
+        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String
+    ) {
         if !common.has(.apiKey) {
             reader.add(.apiKey, .missingParameter, MissingAPIKey.message(endpoint: endpoint, path: path))
         }
@@ -159,24 +169,30 @@ public final class ConversionService: Sendable {
             reader.add(.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
         }
         if common.device == nil {
-            reader.add(.idfv, .missingParameter,
-                       "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
+            reader.add(
+                .idfv, .missingParameter,
+                "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
         }
     }
 
     /// The journal's `event` is `n`, but for a launch: that is a session, and its `n` the app's name.
-    private func outcome(_ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: SKANMetadata,
-                         _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64) -> SKANOutcome {
-        SKANOutcome(endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint),
-                    event: endpoint.isLaunch ? Self.session : common.event,
-                    skan: skan, window: window, findings: findings, timeMilliseconds: now)
+    private func outcome(
+        _ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: SKANMetadata,
+        _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64
+    ) -> SKANOutcome {
+        SKANOutcome(
+            endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint),
+            event: endpoint.isLaunch ? Self.session : common.event,
+            skan: skan, window: window, findings: findings, timeMilliseconds: now)
     }
 
     /// Runs `body` on the device's state under the service lock: in place normally; on a copy with
     /// `strict`, kept only when `body` accepts the request; on a copy never kept when `commit` is
     /// false. Without a device id the state is scratch (this request only).
-    private func withDevice(_ devices: inout DeviceStateStore, _ key: String?, _ now: Int64, commit: Bool,
-                            _ body: (inout DeviceState) -> (body: [UInt8], accepted: Bool)) -> [UInt8] {
+    private func withDevice(
+        _ devices: inout DeviceStateStore, _ key: String?, _ now: Int64, commit: Bool,
+        _ body: (inout DeviceState) -> (body: [UInt8], accepted: Bool)
+    ) -> [UInt8] {
         func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
             let result = body(&device)
             if result.accepted {
@@ -199,13 +215,15 @@ public final class ConversionService: Sendable {
             if result.accepted { devices.set(key, copy) }
             return result.body
         }
-        return devices.update(key, make: { DeviceState(nowMilliseconds: now) }) { run(&$0).body }
+        return devices.update(key, make: { DeviceState(nowMilliseconds: now) }, { run(&$0).body })
     }
 
     // MARK: SKAN 3
 
-    private func handleSKAN3(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-                             _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
+    private func handleSKAN3(
+        _ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
+        _ commit: Bool, _ adopted: AppliedAnswer?
+    ) -> SKANOutcome {
         let p = SKAN3Parameters.parse(&reader)
         identityFindings(.skan3, common, &reader, path: path)
         var findings = reader.findings
@@ -216,9 +234,12 @@ public final class ConversionService: Sendable {
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
                 if let v = p.conversionValue {
                     if let highest = device.skan3.highestValueSent, v < highest {
-                        findings.append(ValidationFinding(
-                            param: SKAN3Parameters.conversionValueName.name, code: .skan3ValueDecreased,
-                            message: "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"))
+                        findings.append(
+                            ValidationFinding(
+                                param: SKAN3Parameters.conversionValueName.name, code: .skan3ValueDecreased,
+                                message:
+                                    "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"
+                            ))
                     }
                     device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
                 }
@@ -228,9 +249,13 @@ public final class ConversionService: Sendable {
                 var body: [UInt8]
                 switch p.valueProblem {
                 case .missing:
-                    body = SKANResponse.error("conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)")
+                    body = SKANResponse.error(
+                        "conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)"
+                    )
                 case .notAnInteger(let text):
-                    body = SKANResponse.error("conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)")
+                    body = SKANResponse.error(
+                        "conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)"
+                    )
                 case nil:
                     let current = p.conversionValue ?? 0
                     switch model.skan3 {
@@ -242,7 +267,9 @@ public final class ConversionService: Sendable {
                             body = whenExhausted == .empty ? [] : SKANResponse.ok()
                         }
                     case .rules(let table):
-                        let days = p.firstCall.map { floorDivide(saturatingSubtract(floorDivide(now, 1000), $0), 86_400) }
+                        let days = p.firstCall.map {
+                            floorDivide(saturatingSubtract(floorDivide(now, 1000), $0), 86_400)
+                        }
                         var context = EvaluationContext(
                             counts: device.skan3.events, daysSinceFirstCall: days, rates: model.currency,
                             totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName.name), totalAdmon: (nil, ""),
@@ -262,7 +289,9 @@ public final class ConversionService: Sendable {
                 } else {
                     device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
                 }
-                if let value = device.skan3.lastValueReturned, value > (previous ?? -1) { device.skan3.lastRaisedMilliseconds = now }
+                if let value = device.skan3.lastValueReturned, value > (previous ?? -1) {
+                    device.skan3.lastRaisedMilliseconds = now
+                }
                 return (body, true)
             }
             if State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
@@ -275,13 +304,17 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 4
 
-    private func handleSKAN4(_ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-                             _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
+    private func handleSKAN4(
+        _ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
+        _ commit: Bool, _ adopted: AppliedAnswer?
+    ) -> SKANOutcome {
         let p = SKAN4Parameters.parse(&reader)
         identityFindings(.skan4, common, &reader, path: path)
         if p.firstCall == nil && !reader.has(p.firstCallName) {
-            reader.add(p.firstCallName, .missingParameter,
-                       "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution")
+            reader.add(
+                p.firstCallName, .missingParameter,
+                "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution"
+            )
         }
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
@@ -292,7 +325,10 @@ public final class ConversionService: Sendable {
         let body: [UInt8] = state.withLock { s in
             let model = s.model
             let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
-                let body = windowedAnswer(p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true, adopting: adopted) { fine, answer in
+                let body = windowedAnswer(
+                    p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true,
+                    adopting: adopted
+                ) { fine, answer in
                     SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
@@ -307,12 +343,17 @@ public final class ConversionService: Sendable {
     }
 
     /// The client says the current window is locked, yet asks for an update in it.
-    private func lockParameterFinding(_ p: SKAN4Parameters, _ window: SKANWindow?, _ findings: inout [ValidationFinding]) {
+    private func lockParameterFinding(
+        _ p: SKAN4Parameters, _ window: SKANWindow?, _ findings: inout [ValidationFinding]
+    ) {
         guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
         let name = SKANWindowParameters.windowLockName(n).name
-        findings.append(ValidationFinding(
-            param: name, code: .updateAfterWindowLock,
-            message: "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")"))
+        findings.append(
+            ValidationFinding(
+                param: name, code: .updateAfterWindowLock,
+                message:
+                    "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")"
+            ))
     }
 
     /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,
@@ -321,9 +362,12 @@ public final class ConversionService: Sendable {
     /// is false where no value is asked for (an S2S notification the model does not answer): then
     /// the model is not consulted and nothing but the client's own values and the event count
     /// becomes device state, since only values actually sent may be held against later requests.
-    private func windowedAnswer(_ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
-                                _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
-                                _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil, render: (Int64, ModelAnswer) -> [UInt8]) -> [UInt8] {
+    private func windowedAnswer(
+        _ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
+        _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
+        _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil,
+        render: (Int64, ModelAnswer) -> [UInt8]
+    ) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
         // The latest first call the client sent: a real device never changes it, and a simulated
         // one (`skan-mock simulate`, a test's own client) ages by sending an older one, whose
@@ -334,18 +378,24 @@ public final class ConversionService: Sendable {
         } else if let f = p.currentFine {
             if let base = device.p0Fine {
                 if f != base {
-                    findings.append(ValidationFinding(
-                        param: p.currentFineName.name, code: .fineValueChangedAfterP0,
-                        message: "\(p.currentFineName.name) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"))
+                    findings.append(
+                        ValidationFinding(
+                            param: p.currentFineName.name, code: .fineValueChangedAfterP0,
+                            message:
+                                "\(p.currentFineName.name) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"
+                        ))
                 }
             } else {
                 device.p0Fine = f
             }
         }
         if answering && device.lockedByServer[n] && p.windows[n].windowLock == nil {
-            findings.append(ValidationFinding(
-                param: SKANWindowParameters.windowLockName(n).name, code: .updateAfterWindowLock,
-                message: "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"))
+            findings.append(
+                ValidationFinding(
+                    param: SKANWindowParameters.windowLockName(n).name, code: .updateAfterWindowLock,
+                    message:
+                        "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"
+                ))
         }
         if let event { DeviceState.count(event, in: &device.events[n]) }
         if let adopted, adopted.ok, adopted.value != nil || adopted.coarse != nil || adopted.lock != nil {
@@ -392,15 +442,18 @@ public final class ConversionService: Sendable {
     /// A session or event notification. It asks for a value only when the model's `s2s` section
     /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
     /// gets no lock finding.
-    private func handleS2S(_ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
-                           _ now: Int64, _ commit: Bool, _ adopted: AppliedAnswer?) -> SKANOutcome {
+    private func handleS2S(
+        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
+        _ now: Int64, _ commit: Bool, _ adopted: AppliedAnswer?
+    ) -> SKANOutcome {
         let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: path)
         let p = s2s.skan
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
         var findings = reader.findings
         if let missing = s2s.missingArgument {
-            return outcome(endpoint, SKANResponse.error("missing argument: \(missing)"), common, .skan4(p), window, findings, now)
+            return outcome(
+                endpoint, SKANResponse.error("missing argument: \(missing)"), common, .skan4(p), window, findings, now)
         }
         // On Singular's S2S session endpoint `n` is the application's name, not an event (RudderStack
         // maps it from the app name; Singular's Python sample sends n='Go Go Magnet!'): a launch is a
@@ -413,14 +466,19 @@ public final class ConversionService: Sendable {
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue { lockParameterFinding(p, window, &findings) }
             let body = withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
-                let body = windowedAnswer(p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue, adopting: adopted) { fine, _ in
+                let body = windowedAnswer(
+                    p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue,
+                    adopting: adopted
+                ) { fine, _ in
                     SKANResponse.s2s(fine)
                 }
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 return (body, true)
             }
             // An S2S endpoint the model does not answer values on used no entry.
-            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
+            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) {
+                counted = s.coverage.record(hits)
+            }
             return body
         }
         var result = outcome(endpoint, body, common, .skan4(p), window, findings, now)

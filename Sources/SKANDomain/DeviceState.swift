@@ -30,7 +30,7 @@ public struct DeviceState: Sendable, Equatable {
             JSONMember("requests", .int(Int64(requests))),
             JSONMember("skan3", skan3.json),
             JSONMember("skan4", skan4.json),
-            JSONMember("s2s", s2s.json),
+            JSONMember("s2s", s2s.json)
         ])
     }
 
@@ -60,7 +60,7 @@ public struct SKAN3DeviceState: Sendable, Equatable {
         .object([
             JSONMember("events", DeviceState.eventsJSON(events)),
             JSONMember("highest_value_sent", highestValueSent.map { .int($0) } ?? .null),
-            JSONMember("last_value_returned", lastValueReturned.map { .int($0) } ?? .null),
+            JSONMember("last_value_returned", lastValueReturned.map { .int($0) } ?? .null)
         ])
     }
 }
@@ -102,11 +102,14 @@ public struct WindowedDeviceState: Sendable, Equatable {
                 m.append(JSONMember("lock", .bool(a.lock)))
                 last = .object(m)
             }
-            windows.append(JSONMember("p\(n)", .object([
-                JSONMember("events", DeviceState.eventsJSON(events[n])),
-                JSONMember("last_returned", last),
-                JSONMember("locked", .bool(lockedByServer[n])),
-            ])))
+            windows.append(
+                JSONMember(
+                    "p\(n)",
+                    .object([
+                        JSONMember("events", DeviceState.eventsJSON(events[n])),
+                        JSONMember("last_returned", last),
+                        JSONMember("locked", .bool(lockedByServer[n]))
+                    ])))
         }
         windows.append(JSONMember("p0_fine", p0Fine.map { .int($0) } ?? .null))
         return .object(windows)

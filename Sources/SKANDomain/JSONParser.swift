@@ -51,7 +51,12 @@ public struct JSONParser {
             var column = 1
             var i = 0
             while i < at {
-                if bytes[i] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
+                if bytes[i] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if bytes[i] & 0xC0 != 0x80 {
+                    column += 1
+                }
                 i += 1
             }
             return JSONParseError(offset: at, line: line, column: column, reason: reason)
@@ -79,9 +84,15 @@ public struct JSONParser {
             case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
             case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try parseString())
-            case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
             default: throw error("unexpected \(describeCurrent()), expected a value")
             }
@@ -99,11 +110,16 @@ public struct JSONParser {
         }
 
         mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+            guard depth <= JSONParser.maximumDepth else {
+                throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+            }
             index += 1
             var members: [JSONMember] = []
             skipWhitespace()
-            if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -120,25 +136,42 @@ public struct JSONParser {
                 members.append(JSONMember(key, value))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input, expected ',' or '}'") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
                 throw error("unexpected \(describeCurrent()), expected ',' or '}'")
             }
         }
 
         mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+            guard depth <= JSONParser.maximumDepth else {
+                throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+            }
             index += 1
             var items: [JSONValue] = []
             skipWhitespace()
-            if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             while true {
                 skipWhitespace()
                 items.append(try parseValue(depth: depth))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input, expected ',' or ']'") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(items)
+                }
                 throw error("unexpected \(describeCurrent()), expected ',' or ']'")
             }
         }
@@ -183,7 +216,9 @@ public struct JSONParser {
                         var scalar = try parseHex4()
                         if scalar >= 0xD800 && scalar < 0xDC00 {
                             // A high surrogate must be followed by an escaped low surrogate.
-                            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                                bytes[index + 1] == UInt8(ascii: "u")
+                            {
                                 index += 2
                                 let low = try parseHex4()
                                 if low >= 0xDC00 && low < 0xE000 {
@@ -237,8 +272,13 @@ public struct JSONParser {
         mutating func parseNumber() throws(JSONParseError) -> JSONValue {
             let start = index
             var negative = false
-            if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit", at: index) }
+            if bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: expected a digit", at: index)
+            }
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
                 if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zero", at: start) }
@@ -249,14 +289,20 @@ public struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 isInteger = false
                 index += 1
-                guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit after '.'") }
+                guard index < bytes.count, isDigit(bytes[index]) else {
+                    throw error("invalid number: expected a digit after '.'")
+                }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit in the exponent") }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard index < bytes.count, isDigit(bytes[index]) else {
+                    throw error("invalid number: expected a digit in the exponent")
+                }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
             if isInteger {
@@ -267,7 +313,10 @@ public struct JSONParser {
                     let digit = Int64(bytes[k] - UInt8(ascii: "0"))
                     let (m, o1) = value.multipliedReportingOverflow(by: 10)
                     let (s, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
-                    if o1 || o2 { overflow = true; break }
+                    if o1 || o2 {
+                        overflow = true
+                        break
+                    }
                     value = s
                     k += 1
                 }

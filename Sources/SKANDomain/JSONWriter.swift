@@ -71,12 +71,18 @@ public struct JSONWriter {
     }
 
     public mutating func write(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
         var magnitude = value.magnitude
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             while magnitude > 0 {
@@ -96,7 +102,10 @@ public struct JSONWriter {
     /// Shortest text that reads back as the same Double (Swift's `description`); JSON has no NaN or
     /// infinity, so those become null.
     public mutating func write(_ value: Double) {
-        guard value.isFinite else { raw("null"); return }
+        guard value.isFinite else {
+            raw("null")
+            return
+        }
         bytes.append(contentsOf: value.description.utf8)
     }
 
@@ -155,7 +164,10 @@ public struct JSONWriter {
         var i = JSONWriter.plainWords(utf8)
         while i < utf8.count {
             let b = utf8[i]
-            if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
             if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
             switch b {
             case 0x22: raw("\\\"")
@@ -173,7 +185,9 @@ public struct JSONWriter {
             i += 1
             runStart = i
         }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
+        if runStart < utf8.count {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -197,7 +211,10 @@ public struct JSONWriter {
         text.withUnsafeBufferPointer { bytes in
             // Answers are ASCII JSON: no String to make unless there is something to repair.
             var ascii = true
-            for b in bytes where b >= 0x80 { ascii = false; break }
+            for b in bytes where b >= 0x80 {
+                ascii = false
+                break
+            }
             if ascii { write(utf8: bytes) } else { write(String(decoding: bytes, as: UTF8.self)) }
         }
     }

@@ -37,7 +37,9 @@ public final class Journal: Sendable {
     /// Who waits for entries to arrive (`wait(for:count:answer:)`); checked after each commit.
     public let waiters = JournalWaiters()
 
-    public init(capacity: Int = 10_000, capacityBytes: Int = 64 << 20, clock: any SKANClock, sink: (any JournalSink)? = nil) {
+    public init(
+        capacity: Int = 10_000, capacityBytes: Int = 64 << 20, clock: any SKANClock, sink: (any JournalSink)? = nil
+    ) {
         self.capacity = max(1, capacity)
         self.capacityBytes = max(1, capacityBytes)
         self.clock = clock
@@ -50,8 +52,10 @@ public final class Journal: Sendable {
     /// never saw (a 405, say). `extra` members are appended to the record (e.g. `"fault"`).
     /// Returns the entry's id.
     @discardableResult
-    public func record(request: SKANRequest, outcome: SKANOutcome?, endpoint: SKANEndpoint? = nil, status: Int,
-                       body: [UInt8], durationMicros: Int64, extra: [JSONMember] = []) -> Int64 {
+    public func record(
+        request: SKANRequest, outcome: SKANOutcome?, endpoint: SKANEndpoint? = nil, status: Int,
+        body: [UInt8], durationMicros: Int64, extra: [JSONMember] = []
+    ) -> Int64 {
         let id = state.withLock { s in
             let id = s.nextId
             s.nextId += 1
@@ -142,8 +146,10 @@ public final class Journal: Sendable {
     /// The kept entries after `cursor` that match `filter` (up to id `through`, when given), at
     /// most `limit` of them. Entries are found by position, not by scanning the ring: a reader that
     /// is up to date pays for the new entries only.
-    public func read(after cursor: Int64, generation: Int, matching filter: JournalFilter, through: Int64? = nil,
-                     limit: Int) -> JournalReading {
+    public func read(
+        after cursor: Int64, generation: Int, matching filter: JournalFilter, through: Int64? = nil,
+        limit: Int
+    ) -> JournalReading {
         state.withLock { s in
             var reading = JournalReading(cursor: cursor, generation: s.generation)
             reading.reset = generation != s.generation || cursor < s.lowWatermark

@@ -32,7 +32,8 @@ public final class JournalEntry: Sendable {
         for member in json["params"]?.objectValue ?? [] {
             switch member.value {
             case .string(let value): parameters.append(name: member.key, value: value)
-            case .array(let values): for value in values { parameters.append(name: member.key, value: value.stringValue ?? "") }
+            case .array(let values):
+                for value in values { parameters.append(name: member.key, value: value.stringValue ?? "") }
             default: continue
             }
         }
@@ -42,8 +43,10 @@ public final class JournalEntry: Sendable {
         return parameters
     }
 
-    init(id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
-         line: [UInt8]) {
+    init(
+        id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
+        line: [UInt8]
+    ) {
         self.id = id
         self.endpoint = endpoint
         self.device = device
@@ -61,9 +64,11 @@ public final class JournalEntry: Sendable {
 
     /// Builds the SPEC 2 record: id, time, method, path, endpoint, remote, device, event, params,
     /// skan, window, issues, response {status, body}, duration_us, then any `extra` members.
-    static func make(id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: SKANEndpoint?,
-                     outcome: SKANOutcome?, status: Int, body: [UInt8], durationMicros: Int64,
-                     extra: [JSONMember]) -> JournalEntry {
+    static func make(
+        id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: SKANEndpoint?,
+        outcome: SKANOutcome?, status: Int, body: [UInt8], durationMicros: Int64,
+        extra: [JSONMember]
+    ) -> JournalEntry {
         let device: String?
         let event: String?
         if let outcome {
@@ -100,8 +105,11 @@ public final class JournalEntry: Sendable {
         var truncated: [(name: String, length: Int)] = []
         writeParams(request.parameters, to: &w, truncated: &truncated)
         findings += truncated.map { cut in
-            ValidationFinding(param: cut.name, code: .valueTruncated,
-                              message: "\(cut.name) is \(cut.length) bytes; the journal keeps its first \(maxValueBytes) (the server read all of it)")
+            ValidationFinding(
+                param: cut.name, code: .valueTruncated,
+                message:
+                    "\(cut.name) is \(cut.length) bytes; the journal keeps its first \(maxValueBytes) (the server read all of it)"
+            )
         }
         w.raw(",\"skan\":")
         if let skan = outcome?.skan { skan.write(to: &w) } else { w.raw("null") }
@@ -125,8 +133,9 @@ public final class JournalEntry: Sendable {
         }
         w.raw("}\n")
         let line = w.bytes.capacity - w.bytes.count > 64 ? Array(w.bytes[...]) : w.bytes
-        return JournalEntry(id: id, endpoint: endpoint, device: device, event: event, window: window,
-                            hasIssues: !findings.isEmpty, line: line)
+        return JournalEntry(
+            id: id, endpoint: endpoint, device: device, event: event, window: window,
+            hasIssues: !findings.isEmpty, line: line)
     }
 
     /// `writeParams` when the caller does not need to know what was cut.
@@ -143,8 +152,10 @@ public final class JournalEntry: Sendable {
     /// Parameters the server added (a route alias's) are not among them. A value over
     /// `maxValueBytes` is cut there (at a character's start), and its name and full length are
     /// added to `truncated`.
-    static func writeParams(_ parameters: RequestParameters, to w: inout JSONWriter,
-                            truncated: inout [(name: String, length: Int)]) {
+    static func writeParams(
+        _ parameters: RequestParameters, to w: inout JSONWriter,
+        truncated: inout [(name: String, length: Int)]
+    ) {
         let fields = parameters.sentFields
         parameters.bytes.withUnsafeBufferPointer { bytes in
             func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
@@ -166,18 +177,26 @@ public final class JournalEntry: Sendable {
                 w.raw("}")
                 return
             }
-            func sameName(_ i: Int, _ j: Int) -> Bool { RequestParameters.same(text(fields[i].name), text(fields[j].name)) }
+            func sameName(_ i: Int, _ j: Int) -> Bool {
+                RequestParameters.same(text(fields[i].name), text(fields[j].name))
+            }
             var first = true
             for i in fields.indices {
                 var seenBefore = false
-                for j in 0..<i where sameName(i, j) { seenBefore = true; break }
+                for j in 0..<i where sameName(i, j) {
+                    seenBefore = true
+                    break
+                }
                 if seenBefore { continue }
                 if !first { w.raw(",") }
                 first = false
                 w.write(utf8: text(fields[i].name))
                 w.raw(":")
                 var repeats = false
-                for j in (i + 1)..<fields.count where sameName(i, j) { repeats = true; break }
+                for j in (i + 1)..<fields.count where sameName(i, j) {
+                    repeats = true
+                    break
+                }
                 if !repeats {
                     w.write(utf8: value(fields[i]))
                     continue

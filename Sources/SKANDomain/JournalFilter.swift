@@ -7,7 +7,10 @@ public struct JournalFilter: Sendable, Equatable {
 
         /// "p0", "p1", "p2", "over", or "null"/"none".
         public init?(_ text: String) {
-            if text == "null" || text == "none" { self = .none; return }
+            if text == "null" || text == "none" {
+                self = .none
+                return
+            }
             guard let w = SKANWindow(rawValue: text) else { return nil }
             self = .window(w)
         }
@@ -24,8 +27,10 @@ public struct JournalFilter: Sendable, Equatable {
     /// last id seen); without it, the newest matches (like a tail). Either way, in ascending id order.
     public var limit: Int?
 
-    public init(endpoint: SKANEndpoint? = nil, device: String? = nil, event: String? = nil, window: WindowMatch? = nil,
-                hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil) {
+    public init(
+        endpoint: SKANEndpoint? = nil, device: String? = nil, event: String? = nil, window: WindowMatch? = nil,
+        hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil
+    ) {
         self.endpoint = endpoint
         self.device = device
         self.event = event

@@ -74,7 +74,9 @@ extension Journal {
     /// Calls `answer(false)` as soon as at least `count` entries match `filter` (at once when they
     /// already do), unless `expire(id)` gets there first. Returns the id to pass to `expire`.
     /// `filter.limit` is ignored.
-    public func wait(for filter: JournalFilter, count: Int, answer: @escaping @Sendable (_ timedOut: Bool) -> Void) -> Int {
+    public func wait(for filter: JournalFilter, count: Int, answer: @escaping @Sendable (_ timedOut: Bool) -> Void)
+        -> Int
+    {
         var filter = filter
         filter.limit = nil
         let id = waiters.add(JournalWaiters.Waiter(filter: filter, count: count, answer: answer))

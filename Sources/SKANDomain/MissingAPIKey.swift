@@ -5,12 +5,15 @@
 public enum MissingAPIKey {
     public static func message(endpoint: SKANEndpoint, path: String) -> String {
         if path != endpoint.path {
-            return "a (the SDK key) is missing: \(path) is a --route alias of \(endpoint.path), standing in for your back end, "
+            return
+                "a (the SDK key) is missing: \(path) is a --route alias of \(endpoint.path), standing in for your back end, "
                 + "which adds a before it calls Singular; give the alias the key: --route '\(path)=\(endpoint.routeName)?a=YOUR_SDK_KEY'"
         }
         if endpoint.isS2S {
-            return "missing argument: a (the SDK key); a server-to-server request must carry it, and Singular refuses one without it"
+            return
+                "missing argument: a (the SDK key); a server-to-server request must carry it, and Singular refuses one without it"
         }
-        return "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it"
+        return
+            "a (the SDK key) is missing or empty; the snippet's @\"\" is a placeholder for your SDK key, and Singular rejects a request without it"
     }
 }

@@ -74,9 +74,11 @@ struct EvaluationContext {
     var hits = EntryHits()
     private var cache: [Double?] = [nil, nil, nil, nil]
 
-    init(counts: [String: Int], daysSinceFirstCall: Int64?, rates: CurrencyRates,
-         totalIAP: (Revenue?, String), totalAdmon: (Revenue?, String),
-         windowIAP: (Revenue?, String), windowAdmon: (Revenue?, String)) {
+    init(
+        counts: [String: Int], daysSinceFirstCall: Int64?, rates: CurrencyRates,
+        totalIAP: (Revenue?, String), totalAdmon: (Revenue?, String),
+        windowIAP: (Revenue?, String), windowAdmon: (Revenue?, String)
+    ) {
         self.counts = counts
         self.daysSinceFirstCall = daysSinceFirstCall
         self.rates = rates
@@ -103,9 +105,12 @@ struct EvaluationContext {
         var unknown: [String] = []
         let value = rates.convert(revenue) { unknown.append($0) }
         for currency in unknown {
-            findings.append(ValidationFinding(
-                param: name, code: .unknownCurrency,
-                message: "\(name) has \(currency), which the model has no exchange rate for (base \(rates.base)); it counts as 0"))
+            findings.append(
+                ValidationFinding(
+                    param: name, code: .unknownCurrency,
+                    message:
+                        "\(name) has \(currency), which the model has no exchange rate for (base \(rates.base)); it counts as 0"
+                ))
         }
         cache[slot] = value
         return value

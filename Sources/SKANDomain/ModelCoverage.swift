@@ -79,8 +79,9 @@ public struct ModelCoverage: Sendable {
                 let id: JSONValue = isDefault ? "default" : .int(Int64(index))
                 let document = isDefault ? Self.defaultDocument(model, table: t) : documents?[index]
                 var members = [
-                    JSONMember("window", .string(names[t])), JSONMember("index", id), JSONMember("hits", .int(Int64(count))),
-                    JSONMember("entry", document ?? .null),
+                    JSONMember("window", .string(names[t])), JSONMember("index", id),
+                    JSONMember("hits", .int(Int64(count))),
+                    JSONMember("entry", document ?? .null)
                 ]
                 if compared[t][index] > 0 {
                     members.append(JSONMember("upstream", Self.upstreamJSON(compared[t][index], matched[t][index])))
@@ -88,14 +89,18 @@ public struct ModelCoverage: Sendable {
                     upstream.matched += matched[t][index]
                 }
                 entries.append(.object(members))
-                if count == 0 { never.append(.object([JSONMember("window", .string(names[t])), JSONMember("index", id)])) }
+                if count == 0 {
+                    never.append(.object([JSONMember("window", .string(names[t])), JSONMember("index", id)]))
+                }
             }
         }
         var members = [
             JSONMember("model", .string(model.name)), JSONMember("answered", .int(Int64(total))),
-            JSONMember("entries", .array(entries)), JSONMember("never", .array(never)),
+            JSONMember("entries", .array(entries)), JSONMember("never", .array(never))
         ]
-        if upstream.compared > 0 { members.append(JSONMember("upstream", Self.upstreamJSON(upstream.compared, upstream.matched))) }
+        if upstream.compared > 0 {
+            members.append(JSONMember("upstream", Self.upstreamJSON(upstream.compared, upstream.matched)))
+        }
         return .object(members)
     }
 

@@ -26,7 +26,8 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String { problems.first?.reason ?? "invalid model" }
 
     public var description: String {
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+        let more =
+            problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         return "\(file): \(path): \(reason)\(more)"
     }
 

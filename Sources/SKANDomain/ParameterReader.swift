@@ -69,13 +69,18 @@ public struct ParameterReader {
         let name = parameter.name
         let now = floorDivide(nowMilliseconds, 1000)
         if value > ParameterReader.millisecondThreshold {
-            add(name, .timestampInMilliseconds,
-                "\(name) \(value) looks like milliseconds; SKAN timestamps are Unix seconds (\(floorDivide(value, 1000)))")
+            add(
+                name, .timestampInMilliseconds,
+                "\(name) \(value) looks like milliseconds; SKAN timestamps are Unix seconds (\(floorDivide(value, 1000)))"
+            )
         } else if value > now + ParameterReader.futureToleranceSeconds {
-            add(name, .timestampInFuture,
-                "\(name) \(value) is \(describeDuration(saturatingSubtract(value, now))) in the future (server time \(RFC3339.format(milliseconds: nowMilliseconds)))")
+            add(
+                name, .timestampInFuture,
+                "\(name) \(value) is \(describeDuration(saturatingSubtract(value, now))) in the future (server time \(RFC3339.format(milliseconds: nowMilliseconds)))"
+            )
         } else if value < ParameterReader.earliestPlausibleSeconds {
-            let hint = value == 0 ? "; 0 usually means it was never set (call registerAppForAdNetworkAttribution first)" : ""
+            let hint =
+                value == 0 ? "; 0 usually means it was never set (call registerAppForAdNetworkAttribution first)" : ""
             add(name, .timestampBefore2014, "\(name) \(value) is before 2014, older than SKAdNetwork itself\(hint)")
         }
         return value
@@ -89,34 +94,43 @@ public struct ParameterReader {
         case .some(let compact?): return compact
         case .some(nil): break  // anything else: the JSON parser reads it and says what is wrong
         }
-        guard let parsed = parameters.withValue(parameter, { bytes in
-            Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
-        }) else { return nil }
+        guard
+            let parsed = parameters.withValue(
+                parameter,
+                { bytes in
+                    Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
+                })
+        else { return nil }
         let name = parameter.name
         let value: JSONValue
         switch parsed {
         case .success(let parsedValue):
             value = parsedValue
         case .failure(let error):
-            add(name, .invalidRevenueJSON,
+            add(
+                name, .invalidRevenueJSON,
                 "\(name) is not valid JSON (\(error.description)); expected an object like {\"USD\":1.5}")
             return nil
         }
         guard case .object(let members) = value else {
-            add(name, .invalidRevenueJSON,
-                "\(name) is a JSON \(value.typeName); expected an object of currency code to amount, like {\"USD\":1.5}")
+            add(
+                name, .invalidRevenueJSON,
+                "\(name) is a JSON \(value.typeName); expected an object of currency code to amount, like {\"USD\":1.5}"
+            )
             return nil
         }
         var amounts: [Revenue.Amount] = []
         amounts.reserveCapacity(members.count)
         for member in members {
             guard Revenue.isCurrencyCode(member.key) else {
-                add(name, .invalidCurrencyCode,
+                add(
+                    name, .invalidCurrencyCode,
                     "\(name) key \(quoted(member.key)) is not a 3-letter upper-case currency code (ISO 4217, like USD)")
                 continue
             }
             guard let amount = member.value.doubleValue else {
-                add(name, .invalidRevenueAmount,
+                add(
+                    name, .invalidRevenueAmount,
                     "\(name) \(member.key) is a \(member.value.typeName) (\(member.value)); expected a number")
                 continue
             }

@@ -19,21 +19,31 @@ public enum PostbackMeaning {
     private static func meaning(value: Int64, kind: String, table n: Int, model: ConversionModel) -> Meaning {
         let window = "p\(n)"
         guard let table = model.skan4[n] else {
-            return Meaning(entries: [], finding: ValidationFinding(
-                param: window, code: .valueNotInModel,
-                message: "\(kind) \(value) in \(window): the model has no \(window) table, so it never gives this value"))
+            return Meaning(
+                entries: [],
+                finding: ValidationFinding(
+                    param: window, code: .valueNotInModel,
+                    message:
+                        "\(kind) \(value) in \(window): the model has no \(window) table, so it never gives this value")
+            )
         }
         let documents = model.json["skan4"]?[window]?["entries"]?.arrayValue ?? []
         var entries: [JSONValue] = []
         for (index, entry) in table.entries.enumerated() where (kind == "fine" ? entry.fine : entry.coarse) == value {
-            entries.append(annotate(index < documents.count ? documents[index] : .null, index: .int(Int64(index)), window: window))
+            entries.append(
+                annotate(index < documents.count ? documents[index] : .null, index: .int(Int64(index)), window: window))
         }
         if let fallback = table.defaultAnswer, (kind == "fine" ? fallback.fine : fallback.coarse) == value {
-            entries.append(annotate(model.json["skan4"]?[window]?["default"] ?? .null, index: "default", window: window))
+            entries.append(
+                annotate(model.json["skan4"]?[window]?["default"] ?? .null, index: "default", window: window))
         }
-        let finding = entries.isEmpty ? ValidationFinding(
-            param: window, code: .valueNotInModel,
-            message: "\(kind) \(value) in \(window) is produced by no entry of the model \(model.name): the app set a value the model never gives") : nil
+        let finding =
+            entries.isEmpty
+            ? ValidationFinding(
+                param: window, code: .valueNotInModel,
+                message:
+                    "\(kind) \(value) in \(window) is produced by no entry of the model \(model.name): the app set a value the model never gives"
+            ) : nil
         return Meaning(entries: entries, finding: finding)
     }
 

@@ -76,8 +76,10 @@ public enum PostbackSimulator {
                 return postback
             }
             // A locked window keeps what it held at the lock: iOS ignores every update after it.
-            guard let answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n] else {
-                postback.reason = nowSeconds < end
+            guard let answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n]
+            else {
+                postback.reason =
+                    nowSeconds < end
                     ? "no conversion value set in p\(n) yet (the window is open until \(end))"
                     : "no conversion value was set in p\(n): skan-mock answered none in that window"
                 if nowSeconds < end { postback.status = .pending }
@@ -102,7 +104,9 @@ public enum PostbackSimulator {
     /// SKAN 3's single postback for `state`, as of `now` (milliseconds); nil when the device never
     /// got a SKAN 3 value.
     public static func skan3(_ state: SKAN3DeviceState, now: Int64) -> Postback? {
-        guard let value = state.lastValueReturned, let raised = state.lastRaisedMilliseconds.map({ floorDivide($0, 1000) }) else {
+        guard let value = state.lastValueReturned,
+            let raised = state.lastRaisedMilliseconds.map({ floorDivide($0, 1000) })
+        else {
             return nil
         }
         var postback = Postback(index: 0, status: .pending, sourceIdentifierDigits: 2)
@@ -130,11 +134,13 @@ public enum PostbackSimulator {
             JSONMember("redownload", .bool(false)),
             JSONMember("source-app-id", .int(987_654_321)),
             JSONMember("fidelity-type", .int(1)),
-            JSONMember("did-win", .bool(true)),
+            JSONMember("did-win", .bool(true))
         ]
         if version.hasPrefix("4") { members.append(JSONMember("postback-sequence-index", .int(Int64(postback.index)))) }
         if let fine = postback.fine { members.append(JSONMember("conversion-value", .int(fine))) }
-        if let coarse = postback.coarse { members.append(JSONMember("coarse-conversion-value", .string(coarseName(coarse)))) }
+        if let coarse = postback.coarse {
+            members.append(JSONMember("coarse-conversion-value", .string(coarseName(coarse))))
+        }
         return .object(members)
     }
 

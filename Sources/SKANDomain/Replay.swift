@@ -57,14 +57,17 @@ public final class Replay: Sendable {
         let why: String
         if let device, let recorded = answers[device] {
             let count = recorded[key]?.count ?? 0
-            why = count == 0
+            why =
+                count == 0
                 ? "\(source) has no answer for device \(device) with this state"
-                : count == 1 ? "the answer \(source) has for device \(device) with this state was replayed already"
-                : "the \(count) answers \(source) has for device \(device) with this state were all replayed"
+                : count == 1
+                    ? "the answer \(source) has for device \(device) with this state was replayed already"
+                    : "the \(count) answers \(source) has for device \(device) with this state were all replayed"
         } else {
             why = device.map { "\(source) has no answers for device \($0)" } ?? "the request has no device id"
         }
-        return ValidationFinding(param: "replay", code: .notRecorded,
-                                 message: "\(why) (\(key.endpoint.rawValue) \(key.stateJSON)); the model answered")
+        return ValidationFinding(
+            param: "replay", code: .notRecorded,
+            message: "\(why) (\(key.endpoint.rawValue) \(key.stateJSON)); the model answered")
     }
 }

@@ -65,9 +65,12 @@ public struct ReplayFile: Sendable, Equatable {
             w.raw(",\"requests\":[")
             for (r, request) in device.requests.enumerated() {
                 w.raw(r == 0 ? "\n" : ",\n")
-                var members = [JSONMember("endpoint", .string(request.key.endpoint.rawValue)), JSONMember("state", request.key.stateJSON),
-                               JSONMember("status", .int(Int64(request.status))),
-                               JSONMember("body", .string(String(decoding: request.body, as: UTF8.self)))]
+                var members = [
+                    JSONMember("endpoint", .string(request.key.endpoint.rawValue)),
+                    JSONMember("state", request.key.stateJSON),
+                    JSONMember("status", .int(Int64(request.status))),
+                    JSONMember("body", .string(String(decoding: request.body, as: UTF8.self)))
+                ]
                 if let id = request.journalId { members.append(JSONMember("journal_id", .int(id))) }
                 w.write(.object(members))
             }
@@ -96,12 +99,18 @@ public struct ReplayFile: Sendable, Equatable {
             ReplayFileError(file: file, location: path, reason: reason)
         }
 
-        func members(_ value: JSONValue, _ path: String, allowed: [String], required: [String] = []) throws(ReplayFileError) -> [String: JSONValue] {
-            guard case .object(let list) = value else { throw fail(path, "expected an object, found \(value.typeName)") }
+        func members(_ value: JSONValue, _ path: String, allowed: [String], required: [String] = [])
+            throws(ReplayFileError) -> [String: JSONValue]
+        {
+            guard case .object(let list) = value else {
+                throw fail(path, "expected an object, found \(value.typeName)")
+            }
             var result: [String: JSONValue] = [:]
             for member in list {
                 guard allowed.contains(member.key) else {
-                    throw fail(path + "." + member.key, "unknown member \"\(member.key)\"; allowed here: \(allowed.joined(separator: ", "))")
+                    throw fail(
+                        path + "." + member.key,
+                        "unknown member \"\(member.key)\"; allowed here: \(allowed.joined(separator: ", "))")
                 }
                 guard result[member.key] == nil else { throw fail(path + "." + member.key, "appears twice") }
                 result[member.key] = member.value
@@ -110,10 +119,13 @@ public struct ReplayFile: Sendable, Equatable {
             return result
         }
 
-        func integer(_ value: JSONValue?, _ path: String, _ range: ClosedRange<Int64>) throws(ReplayFileError) -> Int64? {
+        func integer(_ value: JSONValue?, _ path: String, _ range: ClosedRange<Int64>) throws(ReplayFileError) -> Int64?
+        {
             guard let value else { return nil }
             guard let i = value.intValue else { throw fail(path, "expected an integer, found \(value.typeName)") }
-            guard range.contains(i) else { throw fail(path, "\(i) is outside \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(i) else {
+                throw fail(path, "\(i) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
             return i
         }
 
@@ -125,10 +137,14 @@ public struct ReplayFile: Sendable, Equatable {
 
         func amounts(_ value: JSONValue?, _ path: String) throws(ReplayFileError) -> [String: Double]? {
             guard let value else { return nil }
-            guard case .object(let list) = value else { throw fail(path, "expected an object of currency to amount, found \(value.typeName)") }
+            guard case .object(let list) = value else {
+                throw fail(path, "expected an object of currency to amount, found \(value.typeName)")
+            }
             var amounts: [String: Double] = [:]
             for member in list {
-                guard Revenue.isCurrencyCode(member.key) else { throw fail(path, "\"\(member.key)\" is not a currency code (three capital letters)") }
+                guard Revenue.isCurrencyCode(member.key) else {
+                    throw fail(path, "\"\(member.key)\" is not a currency code (three capital letters)")
+                }
                 guard let amount = member.value.doubleValue, amount >= 0 else {
                     throw fail(path + "." + member.key, "expected a non-negative number, found \(member.value)")
                 }
@@ -138,10 +154,14 @@ public struct ReplayFile: Sendable, Equatable {
         }
 
         func file(_ json: JSONValue) throws(ReplayFileError) -> ReplayFile {
-            let top = try members(json, "$", allowed: ["version", "recorded_from", "devices"], required: ["version", "devices"])
+            let top = try members(
+                json, "$", allowed: ["version", "recorded_from", "devices"], required: ["version", "devices"])
             let version = try integer(top["version"], "$.version", Int64.min...Int64.max)
             guard version == ReplayFile.version else {
-                throw fail("$.version", "version \(version ?? 0) is not one this skan-mock reads (it reads version \(ReplayFile.version)); record the file again with this version's `skan-mock record`")
+                throw fail(
+                    "$.version",
+                    "version \(version ?? 0) is not one this skan-mock reads (it reads version \(ReplayFile.version)); record the file again with this version's `skan-mock record`"
+                )
             }
             let recordedFrom = try string(top["recorded_from"], "$.recorded_from")
             guard let list = top["devices"]?.arrayValue else { throw fail("$.devices", "expected an array of devices") }
@@ -150,10 +170,17 @@ public struct ReplayFile: Sendable, Equatable {
             for (d, item) in list.enumerated() {
                 let path = "$.devices[\(d)]"
                 let fields = try members(item, path, allowed: ["device", "requests"], required: ["device", "requests"])
-                guard let id = try string(fields["device"], path + ".device"), !id.isEmpty else { throw fail(path + ".device", "the device id is empty") }
-                if let first = seen[id] { throw fail(path + ".device", "device \"\(id)\" is also at $.devices[\(first)]; list each device once") }
+                guard let id = try string(fields["device"], path + ".device"), !id.isEmpty else {
+                    throw fail(path + ".device", "the device id is empty")
+                }
+                if let first = seen[id] {
+                    throw fail(
+                        path + ".device", "device \"\(id)\" is also at $.devices[\(first)]; list each device once")
+                }
                 seen[id] = d
-                guard let requests = fields["requests"]?.arrayValue else { throw fail(path + ".requests", "expected an array of requests") }
+                guard let requests = fields["requests"]?.arrayValue else {
+                    throw fail(path + ".requests", "expected an array of requests")
+                }
                 var recorded: [Request] = []
                 for (r, request) in requests.enumerated() {
                     recorded.append(try self.request(request, "\(path).requests[\(r)]"))
@@ -164,11 +191,15 @@ public struct ReplayFile: Sendable, Equatable {
         }
 
         func request(_ json: JSONValue, _ path: String) throws(ReplayFileError) -> Request {
-            let fields = try members(json, path, allowed: ["endpoint", "state", "status", "body", "journal_id"],
-                                     required: ["endpoint", "state", "status", "body"])
+            let fields = try members(
+                json, path, allowed: ["endpoint", "state", "status", "body", "journal_id"],
+                required: ["endpoint", "state", "status", "body"])
             let name = try string(fields["endpoint"], path + ".endpoint") ?? ""
             guard let endpoint = SKANEndpoint(name: name), endpoint != .unmatched else {
-                throw fail(path + ".endpoint", "\"\(name)\" is not an endpoint; use one of \(SKANEndpoint.served.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    path + ".endpoint",
+                    "\"\(name)\" is not an endpoint; use one of \(SKANEndpoint.served.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             let status = try integer(fields["status"], path + ".status", 100...599) ?? 200
             let body = try string(fields["body"], path + ".body") ?? ""
@@ -181,16 +212,22 @@ public struct ReplayFile: Sendable, Equatable {
         /// typo cannot quietly make a key that never matches.
         func key(_ endpoint: SKANEndpoint, _ json: JSONValue, _ path: String) throws(ReplayFileError) -> ReplayKey {
             let skan3 = endpoint == .skan3
-            let allowed = skan3 ? ["event", "conversion_value", "total_revenue"]
+            let allowed =
+                skan3
+                ? ["event", "conversion_value", "total_revenue"]
                 : ["event", "window", "current_fine", "total_revenue", "total_admon_revenue", "windows"]
             let fields = try members(json, path, allowed: allowed)
             var key = ReplayKey(endpoint: endpoint)
             key.event = try string(fields["event"], path + ".event")
             if let name = try string(fields["window"], path + ".window") {
-                guard let window = SKANWindow(rawValue: name) else { throw fail(path + ".window", "\"\(name)\" is not a window; use p0, p1, p2 or over") }
+                guard let window = SKANWindow(rawValue: name) else {
+                    throw fail(path + ".window", "\"\(name)\" is not a window; use p0, p1, p2 or over")
+                }
                 key.window = window
             }
-            key.value = try integer(fields[skan3 ? "conversion_value" : "current_fine"], path + (skan3 ? ".conversion_value" : ".current_fine"), Int64.min...Int64.max)
+            key.value = try integer(
+                fields[skan3 ? "conversion_value" : "current_fine"],
+                path + (skan3 ? ".conversion_value" : ".current_fine"), Int64.min...Int64.max)
             key.totalRevenue = try amounts(fields["total_revenue"], path + ".total_revenue")
             key.totalAdmonRevenue = try amounts(fields["total_admon_revenue"], path + ".total_admon_revenue")
             if let windows = fields["windows"] {
@@ -202,7 +239,9 @@ public struct ReplayFile: Sendable, Equatable {
                     let w = try members(window, at, allowed: ["coarse", "locked", "iap_revenue", "admon_revenue"])
                     key.windows[n].coarse = try integer(w["coarse"], at + ".coarse", Int64.min...Int64.max)
                     if let locked = w["locked"] {
-                        guard let flag = locked.boolValue else { throw fail(at + ".locked", "expected true or false, found \(locked.typeName)") }
+                        guard let flag = locked.boolValue else {
+                            throw fail(at + ".locked", "expected true or false, found \(locked.typeName)")
+                        }
                         key.windows[n].locked = flag
                     }
                     key.windows[n].iapRevenue = try amounts(w["iap_revenue"], at + ".iap_revenue")

@@ -20,7 +20,10 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
         public var iapRevenue: [String: Double]?
         public var admonRevenue: [String: Double]?
 
-        public init(coarse: Int64? = nil, locked: Bool = false, iapRevenue: [String: Double]? = nil, admonRevenue: [String: Double]? = nil) {
+        public init(
+            coarse: Int64? = nil, locked: Bool = false, iapRevenue: [String: Double]? = nil,
+            admonRevenue: [String: Double]? = nil
+        ) {
             self.coarse = coarse
             self.locked = locked
             self.iapRevenue = iapRevenue
@@ -40,9 +43,11 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
     /// p0, p1, p2; empty windows for SKAN 3.
     public var windows: [Window] = [Window(), Window(), Window()]
 
-    public init(endpoint: SKANEndpoint, event: String? = nil, window: SKANWindow? = nil, value: Int64? = nil,
-                totalRevenue: [String: Double]? = nil, totalAdmonRevenue: [String: Double]? = nil,
-                windows: [Window] = [Window(), Window(), Window()]) {
+    public init(
+        endpoint: SKANEndpoint, event: String? = nil, window: SKANWindow? = nil, value: Int64? = nil,
+        totalRevenue: [String: Double]? = nil, totalAdmonRevenue: [String: Double]? = nil,
+        windows: [Window] = [Window(), Window(), Window()]
+    ) {
         self.endpoint = endpoint
         self.event = event
         self.window = window
@@ -74,8 +79,10 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
             totalAdmonRevenue = Self.amounts(p.totalAdmonRevenue)
             windows = (0..<3).map { n in
                 let w = p.windows[n]
-                return Window(coarse: w.coarse, locked: w.windowLock != nil || parameters.contains(SKANWindowParameters.windowLockName(n)),
-                              iapRevenue: Self.amounts(w.iapRevenue), admonRevenue: Self.amounts(w.admonRevenue))
+                return Window(
+                    coarse: w.coarse,
+                    locked: w.windowLock != nil || parameters.contains(SKANWindowParameters.windowLockName(n)),
+                    iapRevenue: Self.amounts(w.iapRevenue), admonRevenue: Self.amounts(w.admonRevenue))
             }
         }
     }
@@ -93,28 +100,40 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
         var members: [JSONMember] = []
         if let event { members.append(JSONMember("event", .string(event))) }
         if let window { members.append(JSONMember("window", .string(window.rawValue))) }
-        if let value { members.append(JSONMember(endpoint == .skan3 ? "conversion_value" : "current_fine", .int(value))) }
+        if let value {
+            members.append(JSONMember(endpoint == .skan3 ? "conversion_value" : "current_fine", .int(value)))
+        }
         if let totalRevenue { members.append(JSONMember("total_revenue", Self.json(totalRevenue))) }
         if let totalAdmonRevenue { members.append(JSONMember("total_admon_revenue", Self.json(totalAdmonRevenue))) }
         let sent = (0..<3).filter { !windows[$0].isEmpty }
         if !sent.isEmpty {
-            members.append(JSONMember("windows", .object(sent.map { n in
-                let w = windows[n]
-                var fields: [JSONMember] = []
-                if let coarse = w.coarse { fields.append(JSONMember("coarse", .int(coarse))) }
-                if w.locked { fields.append(JSONMember("locked", .bool(true))) }
-                if let iap = w.iapRevenue { fields.append(JSONMember("iap_revenue", Self.json(iap))) }
-                if let admon = w.admonRevenue { fields.append(JSONMember("admon_revenue", Self.json(admon))) }
-                return JSONMember(SKANWindow.measurement(n).rawValue, .object(fields))
-            })))
+            members.append(
+                JSONMember(
+                    "windows",
+                    .object(
+                        sent.map { n in
+                            let w = windows[n]
+                            var fields: [JSONMember] = []
+                            if let coarse = w.coarse { fields.append(JSONMember("coarse", .int(coarse))) }
+                            if w.locked { fields.append(JSONMember("locked", .bool(true))) }
+                            if let iap = w.iapRevenue { fields.append(JSONMember("iap_revenue", Self.json(iap))) }
+                            if let admon = w.admonRevenue {
+                                fields.append(JSONMember("admon_revenue", Self.json(admon)))
+                            }
+                            return JSONMember(SKANWindow.measurement(n).rawValue, .object(fields))
+                        })))
         }
         return .object(members)
     }
 
     static func json(_ amounts: [String: Double]) -> JSONValue {
-        .object(amounts.sorted { $0.key < $1.key }.map { pair in
-            JSONMember(pair.key, pair.value.rounded() == pair.value && abs(pair.value) < 9.0e15 ? .int(Int64(pair.value)) : .double(pair.value))
-        })
+        .object(
+            amounts.sorted { $0.key < $1.key }.map { pair in
+                JSONMember(
+                    pair.key,
+                    pair.value.rounded() == pair.value && abs(pair.value) < 9.0e15
+                        ? .int(Int64(pair.value)) : .double(pair.value))
+            })
     }
 
     /// `endpoint state` in one line, for messages.

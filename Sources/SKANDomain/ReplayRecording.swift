@@ -20,13 +20,16 @@ public struct ReplayRecording: Sendable {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             guard let entry = try? JSONParser.parse(Array(trimmed)), entry.objectValue != nil else {
-                throw ReplayFileError(file: source, location: "line \(n + 1)", reason: "not a JSON object, so not a journal entry (is this the --log file of a run?)")
+                throw ReplayFileError(
+                    file: source, location: "line \(n + 1)",
+                    reason: "not a JSON object, so not a journal entry (is this the --log file of a run?)")
             }
             guard let upstream = entry["upstream"], let status = upstream["status"]?.intValue,
-                  let body = upstream["body"]?.stringValue,
-                  let endpoint = entry["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
-                  let time = entry["time"]?.stringValue.flatMap(RFC3339.parse),
-                  let key = ReplayKey(endpoint: endpoint, parameters: JournalEntry.parameters(of: entry), nowMilliseconds: time)
+                let body = upstream["body"]?.stringValue,
+                let endpoint = entry["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
+                let time = entry["time"]?.stringValue.flatMap(RFC3339.parse),
+                let key = ReplayKey(
+                    endpoint: endpoint, parameters: JournalEntry.parameters(of: entry), nowMilliseconds: time)
             else {
                 withoutUpstreamAnswer += 1
                 continue
@@ -35,7 +38,8 @@ public struct ReplayRecording: Sendable {
                 withoutDevice += 1
                 continue
             }
-            let request = ReplayFile.Request(key: key, status: Int(status), body: Array(body.utf8), journalId: entry["id"]?.intValue)
+            let request = ReplayFile.Request(
+                key: key, status: Int(status), body: Array(body.utf8), journalId: entry["id"]?.intValue)
             if let index = position[device] {
                 devices[index].requests.append(request)
             } else {
@@ -44,7 +48,8 @@ public struct ReplayRecording: Sendable {
             }
         }
         guard !devices.isEmpty else {
-            let reason = withoutDevice > 0
+            let reason =
+                withoutDevice > 0
                 ? "no upstream answer with a device id to record (\(withoutDevice) without one)"
                 : "no entry has an upstream answer; record the --log of a run with --upstream URL (--upstream-mode proxy or shadow)"
             throw ReplayFileError(file: source, location: "", reason: reason)
@@ -55,7 +60,8 @@ public struct ReplayRecording: Sendable {
     /// One line for the terminal: what was recorded and what was left out.
     public var summary: String {
         let requests = file.requestCount
-        var line = "\(requests) \(requests == 1 ? "answer" : "answers") recorded for \(file.devices.count) \(file.devices.count == 1 ? "device" : "devices")"
+        var line =
+            "\(requests) \(requests == 1 ? "answer" : "answers") recorded for \(file.devices.count) \(file.devices.count == 1 ? "device" : "devices")"
         var skipped: [String] = []
         if withoutUpstreamAnswer > 0 { skipped.append("\(withoutUpstreamAnswer) without an upstream answer") }
         if withoutDevice > 0 { skipped.append("\(withoutDevice) without a device id") }

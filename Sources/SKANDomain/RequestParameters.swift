@@ -58,8 +58,10 @@ public struct RequestParameters: Sendable {
         let valueStart = bytes.count
         Self.appendValidUTF8(value, to: &bytes)
         let index = fields.count
-        fields.append(Field(nameStart: Int32(truncatingIfNeeded: nameStart), valueStart: Int32(truncatingIfNeeded: valueStart),
-                            valueEnd: Int32(truncatingIfNeeded: bytes.count)))
+        fields.append(
+            Field(
+                nameStart: Int32(truncatingIfNeeded: nameStart), valueStart: Int32(truncatingIfNeeded: valueStart),
+                valueEnd: Int32(truncatingIfNeeded: bytes.count)))
         // Known names are ASCII, so a name that needed repair is never one of them.
         if let known = KnownNames.table.lookup(name) {
             if slots[known.rawValue] < 0 { distinctNames += 1 }
@@ -69,7 +71,8 @@ public struct RequestParameters: Sendable {
         var set = others
         others = NameSet()
         let isNew = bytes.withUnsafeBufferPointer { all in
-            set.insert(UnsafeBufferPointer(rebasing: all[nameStart..<valueStart]), index: index, fields: fields, bytes: all)
+            set.insert(
+                UnsafeBufferPointer(rebasing: all[nameStart..<valueStart]), index: index, fields: fields, bytes: all)
         }
         others = set
         if isNew { distinctNames += 1 }
@@ -113,7 +116,9 @@ public struct RequestParameters: Sendable {
     public func contains(_ parameter: SKANParameter) -> Bool { valueRange(parameter) != nil }
 
     /// Runs `body` on the bytes of `parameter`'s last value; nil when absent or empty.
-    public func withValue<Result>(_ parameter: SKANParameter, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+    public func withValue<Result>(_ parameter: SKANParameter, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+        rethrows -> Result?
+    {
         guard let range = valueRange(parameter) else { return nil }
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
@@ -166,7 +171,10 @@ public struct RequestParameters: Sendable {
     /// Copies `part`, repairing invalid UTF-8 the way `String(decoding:as:)` does.
     private static func appendValidUTF8(_ part: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var ascii = true
-        for b in part where b >= 0x80 { ascii = false; break }
+        for b in part where b >= 0x80 {
+            ascii = false
+            break
+        }
         if ascii {
             bytes.append(contentsOf: part)
         } else {
@@ -246,9 +254,12 @@ public struct RequestParameters: Sendable {
             while true {
                 let entry = Int(entries[slot])
                 if entry < 0 { return nil }
-                if hashes[slot] == h && names.withUnsafeBufferPointer({
-                    RequestParameters.same(UnsafeBufferPointer(rebasing: $0[starts[entry]..<starts[entry + 1]]), name)
-                }) {
+                if hashes[slot] == h
+                    && names.withUnsafeBufferPointer({
+                        RequestParameters.same(
+                            UnsafeBufferPointer(rebasing: $0[starts[entry]..<starts[entry + 1]]), name)
+                    })
+                {
                     return SKANParameter(rawValue: entry)
                 }
                 slot = (slot + 1) & mask
@@ -266,7 +277,11 @@ public struct RequestParameters: Sendable {
         let rb = UnsafeRawPointer(pb)
         var i = 0
         while i + 8 <= n {
-            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
+                return false
+            }
             i += 8
         }
         while i < n {
@@ -283,8 +298,10 @@ public struct RequestParameters: Sendable {
         private var count = 0
 
         /// Adds the name of field `index`; false when an earlier field had the same name.
-        mutating func insert(_ name: UnsafeBufferPointer<UInt8>, index: Int, fields: [Field],
-                             bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        mutating func insert(
+            _ name: UnsafeBufferPointer<UInt8>, index: Int, fields: [Field],
+            bytes: UnsafeBufferPointer<UInt8>
+        ) -> Bool {
             if (count + 1) * 2 > table.count { grow(fields: fields, bytes: bytes) }
             let mask = table.count - 1
             var slot = Int(RequestParameters.hash(name)) & mask

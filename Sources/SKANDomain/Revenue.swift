@@ -45,7 +45,8 @@ public struct Revenue: Sendable, Equatable {
         var i = 1
         while true {
             // "XYZ":
-            guard i + 6 <= n, text[i] == UInt8(ascii: "\""), text[i + 4] == UInt8(ascii: "\""), text[i + 5] == UInt8(ascii: ":")
+            guard i + 6 <= n, text[i] == UInt8(ascii: "\""), text[i + 4] == UInt8(ascii: "\""),
+                text[i + 5] == UInt8(ascii: ":")
             else { return nil }
             for k in 1...3 where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(text[i + k]) { return nil }
             let currency = String(decoding: UnsafeBufferPointer(rebasing: text[(i + 1)..<(i + 4)]), as: UTF8.self)

@@ -24,15 +24,17 @@ public struct SKAN3Parameters: Sendable, Equatable {
             if p.conversionValue == nil { p.valueProblem = .notAnInteger(text) }
         } else {
             p.valueProblem = .missing
-            reader.add(conversionValueName, .missingParameter,
-                       "conversion_value is missing; the client must send its current conversion value (initialise it to 0)")
+            reader.add(
+                conversionValueName, .missingParameter,
+                "conversion_value is missing; the client must send its current conversion value (initialise it to 0)")
         }
         p.totalRevenue = reader.revenue(totalRevenueName)
         p.firstCall = reader.timestamp(firstCallName)
         p.lastCall = reader.timestamp(lastCallName)
         if let first = p.firstCall, let last = p.lastCall, last < first {
-            reader.add(lastCallName, .lastCallBeforeFirstCall,
-                       "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
+            reader.add(
+                lastCallName, .lastCallBeforeFirstCall,
+                "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
         }
         return p
     }
@@ -42,10 +44,22 @@ public struct SKAN3Parameters: Sendable, Equatable {
 
     func write(to w: inout JSONWriter) {
         var members = JSONObjectWriter()
-        if let v = conversionValue { members.next(&w, "conversion_value"); w.write(v) }
-        if let v = firstCall { members.next(&w, "first_call"); w.write(v) }
-        if let v = lastCall { members.next(&w, "last_call"); w.write(v) }
-        if let v = totalRevenue { members.next(&w, "total_revenue"); v.write(to: &w) }
+        if let v = conversionValue {
+            members.next(&w, "conversion_value")
+            w.write(v)
+        }
+        if let v = firstCall {
+            members.next(&w, "first_call")
+            w.write(v)
+        }
+        if let v = lastCall {
+            members.next(&w, "last_call")
+            w.write(v)
+        }
+        if let v = totalRevenue {
+            members.next(&w, "total_revenue")
+            v.write(to: &w)
+        }
         members.end(&w)
     }
 }

@@ -78,17 +78,22 @@ public struct SKAN4Parameters: Sendable, Equatable {
     /// Findings that need more than one parameter, or the window the server computed.
     public func checkConsistency(window: SKANWindow?, reader: inout ParameterReader) {
         if let first = firstCall, let last = lastCall, last < first {
-            reader.add(lastCallName, .lastCallBeforeFirstCall, "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
+            reader.add(
+                lastCallName, .lastCallBeforeFirstCall,
+                "\(lastCallName.name) \(last) is before \(firstCallName.name) \(first)")
         }
         let now = floorDivide(reader.nowMilliseconds, 1000)
         for n in 0..<3 {
             let measured = SKANWindow.measurement(n)
             if let current = window, let currentIndex = current.index, n > currentIndex {
-                let elapsed = firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
+                let elapsed =
+                    firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
                 for parameter in SKANWindowParameters.names(n) where reader.has(parameter) {
                     let name = parameter.name
-                    reader.add(name, .windowNotBegun,
-                               "\(name) was sent but the device is still in \(current.rawValue)\(elapsed); p\(n) begins \(describeDuration(measured.bounds.start)) after the first call")
+                    reader.add(
+                        name, .windowNotBegun,
+                        "\(name) was sent but the device is still in \(current.rawValue)\(elapsed); p\(n) begins \(describeDuration(measured.bounds.start)) after the first call"
+                    )
                 }
                 continue
             }
@@ -99,17 +104,25 @@ public struct SKAN4Parameters: Sendable, Equatable {
                 if offset < start || offset >= end {
                     let name = SKANWindowParameters.windowLockName(n).name
                     let when = offset < 0 ? "\(describeDuration(offset)) before" : "\(describeDuration(offset)) after"
-                    reader.add(name, .windowLockOutsideWindow,
-                               "\(name) \(lock) is \(when) the first call, outside p\(n) (\(describeDuration(start)) to \(describeDuration(end)) after it)")
+                    reader.add(
+                        name, .windowLockOutsideWindow,
+                        "\(name) \(lock) is \(when) the first call, outside p\(n) (\(describeDuration(start)) to \(describeDuration(end)) after it)"
+                    )
                 }
             }
-            checkWithinTotal(w.iapRevenue, SKANWindowParameters.iapRevenueName(n), totalRevenue, SKAN4Parameters.totalRevenueName, &reader)
-            checkWithinTotal(w.admonRevenue, SKANWindowParameters.admonRevenueName(n), totalAdmonRevenue, SKAN4Parameters.totalAdmonRevenueName, &reader)
+            checkWithinTotal(
+                w.iapRevenue, SKANWindowParameters.iapRevenueName(n), totalRevenue, SKAN4Parameters.totalRevenueName,
+                &reader)
+            checkWithinTotal(
+                w.admonRevenue, SKANWindowParameters.admonRevenueName(n), totalAdmonRevenue,
+                SKAN4Parameters.totalAdmonRevenueName, &reader)
         }
     }
 
-    private func checkWithinTotal(_ part: Revenue?, _ partParameter: SKANParameter, _ total: Revenue?,
-                                  _ totalParameter: SKANParameter, _ reader: inout ParameterReader) {
+    private func checkWithinTotal(
+        _ part: Revenue?, _ partParameter: SKANParameter, _ total: Revenue?,
+        _ totalParameter: SKANParameter, _ reader: inout ParameterReader
+    ) {
         guard let part else { return }
         let partName = partParameter.name
         let totalName = totalParameter.name
@@ -118,8 +131,10 @@ public struct SKAN4Parameters: Sendable, Equatable {
             // Clients add in Float precision; allow for its rounding before calling it an error.
             if a.amount > t + max(1e-6, t * 1e-5) {
                 let has = total == nil ? "is absent" : "has only \(a.currency) \(JSONValue.double(t))"
-                reader.add(partName, .windowRevenueExceedsTotal,
-                           "\(partName) has \(a.currency) \(a.json) but \(totalName) \(has); a window's revenue is part of the total")
+                reader.add(
+                    partName, .windowRevenueExceedsTotal,
+                    "\(partName) has \(a.currency) \(a.json) but \(totalName) \(has); a window's revenue is part of the total"
+                )
             }
         }
     }
@@ -129,12 +144,30 @@ public struct SKAN4Parameters: Sendable, Equatable {
 
     func write(to w: inout JSONWriter) {
         var members = JSONObjectWriter()
-        if let v = currentFine { members.next(&w, "current_fine"); w.write(v) }
-        if let v = prevFine { members.next(&w, "prev_fine"); w.write(v) }
-        if let v = firstCall { members.next(&w, "first_call"); w.write(v) }
-        if let v = lastCall { members.next(&w, "last_call"); w.write(v) }
-        if let v = totalRevenue { members.next(&w, "total_revenue"); v.write(to: &w) }
-        if let v = totalAdmonRevenue { members.next(&w, "total_admon_revenue"); v.write(to: &w) }
+        if let v = currentFine {
+            members.next(&w, "current_fine")
+            w.write(v)
+        }
+        if let v = prevFine {
+            members.next(&w, "prev_fine")
+            w.write(v)
+        }
+        if let v = firstCall {
+            members.next(&w, "first_call")
+            w.write(v)
+        }
+        if let v = lastCall {
+            members.next(&w, "last_call")
+            w.write(v)
+        }
+        if let v = totalRevenue {
+            members.next(&w, "total_revenue")
+            v.write(to: &w)
+        }
+        if let v = totalAdmonRevenue {
+            members.next(&w, "total_admon_revenue")
+            v.write(to: &w)
+        }
         if (0..<3).contains(where: { !windows[$0].isEmpty }) {
             members.next(&w, "windows")
             var byWindow = JSONObjectWriter()

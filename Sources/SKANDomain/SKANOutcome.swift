@@ -21,11 +21,14 @@ public struct SKANOutcome: Sendable {
 
     /// A request turned away before the service judged it (unknown path, wrong method, a body of
     /// the wrong type): identity read from its parameters, no SKAN fields, `findings` saying why.
-    public static func refused(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: Int, body: [UInt8],
-                               findings: [ValidationFinding], timeMilliseconds: Int64) -> SKANOutcome {
+    public static func refused(
+        _ endpoint: SKANEndpoint, _ request: SKANRequest, status: Int, body: [UInt8],
+        findings: [ValidationFinding], timeMilliseconds: Int64
+    ) -> SKANOutcome {
         let common = CommonParameters(request.parameters)
-        return SKANOutcome(endpoint: endpoint, status: status, body: body, device: common.device(for: endpoint),
-                           event: common.event, skan: .none, window: nil, findings: findings,
-                           timeMilliseconds: timeMilliseconds)
+        return SKANOutcome(
+            endpoint: endpoint, status: status, body: body, device: common.device(for: endpoint),
+            event: common.event, skan: .none, window: nil, findings: findings,
+            timeMilliseconds: timeMilliseconds)
     }
 }

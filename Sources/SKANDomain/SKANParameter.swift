@@ -112,5 +112,7 @@ public enum SKANParameter: Int, CaseIterable, Sendable {
     public static let prevCoarse: [SKANParameter] = [.p0PrevCoarse, .p1PrevCoarse, .p2PrevCoarse]
     public static let windowLock: [SKANParameter] = [.p0WindowLock, .p1WindowLock, .p2WindowLock]
     public static let windowIAPRevenue: [SKANParameter] = [.p0TotalIAPRevenue, .p1TotalIAPRevenue, .p2TotalIAPRevenue]
-    public static let windowAdmonRevenue: [SKANParameter] = [.p0TotalAdmonRevenue, .p1TotalAdmonRevenue, .p2TotalAdmonRevenue]
+    public static let windowAdmonRevenue: [SKANParameter] = [
+        .p0TotalAdmonRevenue, .p1TotalAdmonRevenue, .p2TotalAdmonRevenue
+    ]
 }

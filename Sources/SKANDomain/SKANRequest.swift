@@ -14,7 +14,8 @@ public struct SKANRequest: Sendable {
         self.parameters = parameters
     }
 
-    public init(method: String = "GET", path: String, remote: String = "", parameters: [(name: String, value: String)]) {
+    public init(method: String = "GET", path: String, remote: String = "", parameters: [(name: String, value: String)])
+    {
         self.init(method: method, path: path, remote: remote, parameters: RequestParameters(parameters))
     }
 }

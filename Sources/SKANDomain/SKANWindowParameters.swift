@@ -8,8 +8,10 @@ public struct SKANWindowParameters: Sendable, Equatable {
 
     // The names come from the one table (SKANParameter), spelled out there.
     private static let allNames: [[SKANParameter]] = (0..<3).map { n in
-        [SKANParameter.coarse[n], SKANParameter.prevCoarse[n], SKANParameter.windowLock[n],
-         SKANParameter.windowIAPRevenue[n], SKANParameter.windowAdmonRevenue[n]]
+        [
+            SKANParameter.coarse[n], SKANParameter.prevCoarse[n], SKANParameter.windowLock[n],
+            SKANParameter.windowIAPRevenue[n], SKANParameter.windowAdmonRevenue[n]
+        ]
     }
 
     public static func coarseName(_ n: Int) -> SKANParameter { SKANParameter.coarse[n] }
@@ -26,11 +28,26 @@ public struct SKANWindowParameters: Sendable, Equatable {
     /// The window's object in the journal's `skan.windows`; call only when not `isEmpty`.
     func write(to w: inout JSONWriter) {
         var members = JSONObjectWriter()
-        if let v = coarse { members.next(&w, "coarse"); w.write(v) }
-        if let v = prevCoarse { members.next(&w, "prev_coarse"); w.write(v) }
-        if let v = windowLock { members.next(&w, "window_lock"); w.write(v) }
-        if let v = iapRevenue { members.next(&w, "iap_revenue"); v.write(to: &w) }
-        if let v = admonRevenue { members.next(&w, "admon_revenue"); v.write(to: &w) }
+        if let v = coarse {
+            members.next(&w, "coarse")
+            w.write(v)
+        }
+        if let v = prevCoarse {
+            members.next(&w, "prev_coarse")
+            w.write(v)
+        }
+        if let v = windowLock {
+            members.next(&w, "window_lock")
+            w.write(v)
+        }
+        if let v = iapRevenue {
+            members.next(&w, "iap_revenue")
+            v.write(to: &w)
+        }
+        if let v = admonRevenue {
+            members.next(&w, "admon_revenue")
+            v.write(to: &w)
+        }
         members.end(&w)
     }
 }

@@ -37,16 +37,24 @@ public struct AppliedAnswer: Sendable, Equatable, CustomStringConvertible {
 /// The model's answer against the upstream's for one request (`--upstream`): the finding that
 /// says how they differ for the app, or none when they agree.
 public enum UpstreamComparison {
-    public static func finding(model: (status: Int, body: [UInt8]), upstream: (status: Int, body: [UInt8])) -> ValidationFinding? {
+    public static func finding(model: (status: Int, body: [UInt8]), upstream: (status: Int, body: [UInt8]))
+        -> ValidationFinding?
+    {
         let mine = AppliedAnswer(status: model.status, body: model.body)
         guard let theirs = AppliedAnswer(status: upstream.status, body: upstream.body) else {
             let text = String(decoding: upstream.body.prefix(120), as: UTF8.self)
-            return ValidationFinding(param: "upstream", code: .differsFromUpstream,
-                                     message: "the upstream answered HTTP \(upstream.status) with a body that is not Singular's shape (\(text)); the model answered \(mine?.description ?? "the same")")
+            return ValidationFinding(
+                param: "upstream", code: .differsFromUpstream,
+                message:
+                    "the upstream answered HTTP \(upstream.status) with a body that is not Singular's shape (\(text)); the model answered \(mine?.description ?? "the same")"
+            )
         }
         guard mine != theirs else { return nil }
-        return ValidationFinding(param: "upstream", code: .differsFromUpstream,
-                                 message: "the model answered \(mine?.description ?? "no JSON") where the upstream answered \(theirs.description)")
+        return ValidationFinding(
+            param: "upstream", code: .differsFromUpstream,
+            message:
+                "the model answered \(mine?.description ?? "no JSON") where the upstream answered \(theirs.description)"
+        )
     }
 
     public static func failure(_ code: FindingCode, reason: String) -> ValidationFinding {

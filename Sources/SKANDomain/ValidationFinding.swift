@@ -83,8 +83,10 @@ public struct ValidationFinding: Sendable, Equatable, CustomStringConvertible {
 
     /// `{"param":...,"code":...,"message":...}` as in the journal.
     public var json: JSONValue {
-        .object([JSONMember("param", .string(param)), JSONMember("code", .string(code.rawValue)),
-                 JSONMember("message", .string(message))])
+        .object([
+            JSONMember("param", .string(param)), JSONMember("code", .string(code.rawValue)),
+            JSONMember("message", .string(message))
+        ])
     }
 
     func write(to writer: inout JSONWriter) {

@@ -8,7 +8,8 @@ struct AdminAuthorization: HTTPResponder {
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
         if request.path.hasPrefix("/__admin") && !ConsoleRoutes.isPublic(request.path)
-            && !PhoneRoutes.paths.contains(request.path) && !authorized(request) {
+            && !PhoneRoutes.paths.contains(request.path) && !authorized(request)
+        {
             var response = HTTPResponse.jsonError("missing or wrong admin token", status: .unauthorized)
             response.headers.set("WWW-Authenticate", "Bearer realm=\"skan-mock admin\"")
             writer.send(response)
@@ -21,7 +22,7 @@ struct AdminAuthorization: HTTPResponder {
         guard let value = request.headers["Authorization"] else {
             // EventSource cannot send headers: the event stream alone takes `?token=`.
             guard request.path == "/__admin/events",
-                  let token = FormURLEncoding.pairs(request.query).last(where: { $0.name == "token" })?.value
+                let token = FormURLEncoding.pairs(request.query).last(where: { $0.name == "token" })?.value
             else { return false }
             return constantTimeEquals(Array(token.utf8), Array(self.token.utf8))
         }

@@ -32,11 +32,14 @@ struct AdminGuard: Sendable {
             return .jsonError("admin change refused: \(reason)", status: .forbidden)
         }
         if Self.fromBrowser(request), !request.body.isEmpty, !Self.isJSON(request.headers["Content-Type"]) {
-            return .jsonError("admin change refused: a browser's request body must be application/json", status: .unsupportedMediaType)
+            return .jsonError(
+                "admin change refused: a browser's request body must be application/json", status: .unsupportedMediaType
+            )
         }
         if changesFromThisMachineOnly && !Self.isLoopbackPeer(request.remoteAddress) {
-            return .jsonError("admin change refused: this server listens beyond loopback without --admin-token, so admin changes are taken from its own machine only; start it with --admin-token TOKEN (and send Authorization: Bearer TOKEN), or with --admin-open to take them from anyone",
-                              status: .forbidden)
+            return .jsonError(
+                "admin change refused: this server listens beyond loopback without --admin-token, so admin changes are taken from its own machine only; start it with --admin-token TOKEN (and send Authorization: Bearer TOKEN), or with --admin-open to take them from anyone",
+                status: .forbidden)
         }
         return nil
     }
@@ -61,7 +64,8 @@ struct AdminGuard: Sendable {
 
     /// Browsers send these; curl, URLSession and the test clients do not.
     static func fromBrowser(_ request: HTTPRequest) -> Bool {
-        request.headers["Origin"] != nil || request.headers["Sec-Fetch-Site"] != nil || request.headers["Sec-Fetch-Mode"] != nil
+        request.headers["Origin"] != nil || request.headers["Sec-Fetch-Site"] != nil
+            || request.headers["Sec-Fetch-Mode"] != nil
     }
 
     static func isJSON(_ contentType: String?) -> Bool {
@@ -76,5 +80,6 @@ struct AdminGuard: Sendable {
     }
 
     /// The start-up line when changes are limited to this machine.
-    static let startupNotice = "skan-mock: listening beyond loopback without --admin-token: admin changes (model, faults, clock, reset) are taken from this machine only; reads, the console and the phone set-up stay open (--admin-token TOKEN, or --admin-open, to change from elsewhere)"
+    static let startupNotice =
+        "skan-mock: listening beyond loopback without --admin-token: admin changes (model, faults, clock, reset) are taken from this machine only; reads, the console and the phone set-up stay open (--admin-token TOKEN, or --admin-open, to change from elsewhere)"
 }

@@ -33,7 +33,8 @@ struct DescriptorBudget: Sendable, Equatable {
         if limit.suffices { return DescriptorBudget(maxConnections: maxConnections, notice: nil) }
         let fitting = max(minimumConnections, (limit.soft - reserve) / max(1, listeners))
         let hard = limit.hard == Int.max ? "unlimited" : String(limit.hard)
-        let notice = "skan-mock: the open-file limit is \(limit.soft) (hard limit \(hard)) and \(wanted) are needed: "
+        let notice =
+            "skan-mock: the open-file limit is \(limit.soft) (hard limit \(hard)) and \(wanted) are needed: "
             + "serving at most \(fitting) connections per port instead of \(maxConnections); "
             + "raise it with `ulimit -n \(wanted)` or lower --max-connections"
         return DescriptorBudget(maxConnections: min(maxConnections, fitting), notice: notice)

@@ -24,7 +24,9 @@ public struct DevicePostbacks: Sendable {
         modelName = model?.name
         self.tiers = tiers.map { tier in
             let postbacks = PostbackSimulator.skan4(state.skan4, tier: tier, now: now)
-            return Tier(tier: tier, postbacks: postbacks, meanings: postbacks.map { p in model.flatMap { PostbackMeaning.skan4(p, model: $0) } })
+            return Tier(
+                tier: tier, postbacks: postbacks,
+                meanings: postbacks.map { p in model.flatMap { PostbackMeaning.skan4(p, model: $0) } })
         }
         skan3 = PostbackSimulator.skan3(state.skan3, now: now)
     }
@@ -47,7 +49,7 @@ public struct DevicePostbacks: Sendable {
         return .object([
             JSONMember("device", .string(device)), JSONMember("now", .string(RFC3339.format(milliseconds: now))),
             JSONMember("model", modelName.map { .string($0) } ?? .null), JSONMember("skan4", .array(skan4)),
-            JSONMember("skan3", skan3.map { Self.json($0, window: nil, meaning: nil, version: "3.0") } ?? .null),
+            JSONMember("skan3", skan3.map { Self.json($0, window: nil, meaning: nil, version: "3.0") } ?? .null)
         ])
     }
 
@@ -61,7 +63,10 @@ public struct DevicePostbacks: Sendable {
                 var carried: [String] = []
                 for tier in tiers {
                     let p = tier.postbacks[n]
-                    let value = p.status == .neverSent ? "not sent" : p.fine.map { "fine \($0)" } ?? p.coarse.map { "coarse \(Self.coarseName($0))" } ?? "no value"
+                    let value =
+                        p.status == .neverSent
+                        ? "not sent"
+                        : p.fine.map { "fine \($0)" } ?? p.coarse.map { "coarse \(Self.coarseName($0))" } ?? "no value"
                     carried.append("tier \(tier.tier) \(value)")
                 }
                 line += ": " + carried.joined(separator: ", ")
@@ -69,7 +74,9 @@ public struct DevicePostbacks: Sendable {
             out.append(line)
         }
         if let skan3 {
-            out.append("skan3 " + Self.statusText(skan3) + (skan3.status == .neverSent ? "" : ": value \(skan3.fine.map(String.init) ?? "-")"))
+            out.append(
+                "skan3 " + Self.statusText(skan3)
+                    + (skan3.status == .neverSent ? "" : ": value \(skan3.fine.map(String.init) ?? "-")"))
         }
         return out
     }
@@ -87,22 +94,31 @@ public struct DevicePostbacks: Sendable {
 
     static func coarseName(_ value: Int64) -> String { ["low", "medium", "high"][Int(max(0, min(2, value)))] }
 
-    static func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?, version: String) -> JSONValue {
-        func time(_ seconds: Int64?) -> JSONValue { seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null }
+    static func json(
+        _ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?, version: String
+    ) -> JSONValue {
+        func time(_ seconds: Int64?) -> JSONValue {
+            seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null
+        }
         var members: [JSONMember] = [JSONMember("index", .int(Int64(postback.index)))]
         if let window { members.append(JSONMember("window", .string(window))) }
         members += [
             JSONMember("status", .string(postback.status.rawValue)),
             JSONMember("window_start", time(postback.windowStart)), JSONMember("window_end", time(postback.windowEnd)),
-            JSONMember("send_earliest", time(postback.sendInterval?.lowerBound)), JSONMember("send_latest", time(postback.sendInterval?.upperBound)),
-            JSONMember("fine", postback.fine.map { .int($0) } ?? .null), JSONMember("coarse", postback.coarse.map { .int($0) } ?? .null),
-            JSONMember("reason", postback.reason.map { .string($0) } ?? .null),
+            JSONMember("send_earliest", time(postback.sendInterval?.lowerBound)),
+            JSONMember("send_latest", time(postback.sendInterval?.upperBound)),
+            JSONMember("fine", postback.fine.map { .int($0) } ?? .null),
+            JSONMember("coarse", postback.coarse.map { .int($0) } ?? .null),
+            JSONMember("reason", postback.reason.map { .string($0) } ?? .null)
         ]
         if let meaning {
             members.append(JSONMember("meaning", .array(meaning.entries)))
             members.append(JSONMember("findings", .array(meaning.finding.map { [$0.json] } ?? [])))
         }
-        members.append(JSONMember("apple", postback.status == .neverSent ? .null : PostbackSimulator.appleJSON(postback, version: version)))
+        members.append(
+            JSONMember(
+                "apple", postback.status == .neverSent ? .null : PostbackSimulator.appleJSON(postback, version: version)
+            ))
         return .object(members)
     }
 }

@@ -7,11 +7,13 @@ public enum JUnitReport {
         let unreadable = report.unreadableLines.isEmpty ? 0 : 1
         let withPostbacks = report.devices.compactMap(\.postbacks)
         let tests = report.devices.count + withPostbacks.count + unreadable
-        let failures = report.devices.filter { !$0.findings.isEmpty }.count
+        let failures =
+            report.devices.filter { !$0.findings.isEmpty }.count
             + withPostbacks.filter { !$0.findings.isEmpty }.count + unreadable
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
-        out += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+        out +=
+            "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
         for device in report.devices {
             out += "    <testcase classname=\"\(escape(suiteName)).devices\" name=\"\(escape(device.device))\""
             guard !device.findings.isEmpty else {
@@ -22,7 +24,9 @@ public enum JUnitReport {
             for f in device.findings {
                 let message = (f.param.map { "\($0): " } ?? "") + f.message
                 out += "      <failure type=\"\(escape(f.code))\" message=\"\(escape(message))\">"
-                out += escape("\(f.code): \(message)\nrequest #\(f.requestId.map(String.init) ?? "?") \(f.method) \(f.path)\ndevice \(device.device)")
+                out += escape(
+                    "\(f.code): \(message)\nrequest #\(f.requestId.map(String.init) ?? "?") \(f.method) \(f.path)\ndevice \(device.device)"
+                )
                 out += "</failure>\n"
             }
             out += "    </testcase>\n"
@@ -38,7 +42,8 @@ public enum JUnitReport {
         if unreadable > 0 {
             out += "    <testcase classname=\"\(escape(suiteName)).journal\" name=\"journal lines\">\n"
             for u in report.unreadableLines {
-                out += "      <failure type=\"unreadable_line\" message=\"\(escape("line \(u.line): \(u.reason)"))\"/>\n"
+                out +=
+                    "      <failure type=\"unreadable_line\" message=\"\(escape("line \(u.line): \(u.reason)"))\"/>\n"
             }
             out += "    </testcase>\n"
         }

@@ -13,12 +13,15 @@ enum JournalDeviceState {
         for json in entries {
             guard let time = json["time"]?.stringValue.flatMap(RFC3339.parse) else { continue }
             now = max(now, time)
-            guard let name = json["endpoint"]?.stringValue, let endpoint = SKANEndpoint(name: name), endpoint != .unmatched,
-                  let status = json["response"]?["status"]?.intValue, status == 200,
-                  let body = json["response"]?["body"]?.stringValue,
-                  let received = AppliedAnswer(status: Int(status), body: Array(body.utf8)) else { continue }
-            let request = SKANRequest(method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
-                                      remote: json["remote"]?.stringValue ?? "", parameters: JournalEntry.parameters(of: json))
+            guard let name = json["endpoint"]?.stringValue, let endpoint = SKANEndpoint(name: name),
+                endpoint != .unmatched,
+                let status = json["response"]?["status"]?.intValue, status == 200,
+                let body = json["response"]?["body"]?.stringValue,
+                let received = AppliedAnswer(status: Int(status), body: Array(body.utf8))
+            else { continue }
+            let request = SKANRequest(
+                method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
+                remote: json["remote"]?.stringValue ?? "", parameters: JournalEntry.parameters(of: json))
             _ = service.handle(endpoint, request, commit: true, adopting: received, at: time)
         }
         return (service, now)

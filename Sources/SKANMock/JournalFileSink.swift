@@ -162,7 +162,9 @@ public final class JournalFileSink: JournalSink {
             return first
         }
         if first {
-            StandardStreams.error("skan-mock: journal log \(path): writing failed (\(failure.reason)); lines are kept in memory and written in order once it works again (GET /__admin/health says how many wait)")
+            StandardStreams.error(
+                "skan-mock: journal log \(path): writing failed (\(failure.reason)); lines are kept in memory and written in order once it works again (GET /__admin/health says how many wait)"
+            )
         }
         if !retryArmed {
             retryArmed = true
@@ -184,6 +186,8 @@ public final class JournalFileSink: JournalSink {
             status.waiting = 0
             return status.lost
         }
-        StandardStreams.error("skan-mock: journal log \(path): writing works again; \(written) waiting lines written in order" + (lost > 0 ? ", \(lost) given up since the start" : ""))
+        StandardStreams.error(
+            "skan-mock: journal log \(path): writing works again; \(written) waiting lines written in order"
+                + (lost > 0 ? ", \(lost) given up since the start" : ""))
     }
 }

@@ -15,7 +15,10 @@ extension JournalFilter {
             switch name {
             case "endpoint":
                 guard let endpoint = SKANEndpoint(name: value) else {
-                    throw AdminQueryError(reason: "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched")
+                    throw AdminQueryError(
+                        reason:
+                            "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched"
+                    )
                 }
                 self.endpoint = endpoint
             case "device": device = value

@@ -32,7 +32,9 @@ public struct JournalReport: Sendable, Equatable {
         public var findingsByCode: [(code: String, count: Int)] {
             var counts: [String: Int] = [:]
             for f in findings { counts[f.code, default: 0] += 1 }
-            return counts.map { ($0.key, $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.code < $1.code }
+            return counts.map { ($0.key, $0.value) }.sorted {
+                $0.count != $1.count ? $0.count > $1.count : $0.code < $1.code
+            }
         }
 
         public static func == (a: Device, b: Device) -> Bool {
@@ -116,19 +118,23 @@ public struct JournalReport: Sendable, Equatable {
         device.requests += 1
         if let window = entry["window"]?.stringValue, !device.windows.contains(window) {
             device.windows.append(window)
-            device.windows.sort { (Self.windowOrder.firstIndex(of: $0) ?? 9) < (Self.windowOrder.firstIndex(of: $1) ?? 9) }
+            device.windows.sort {
+                (Self.windowOrder.firstIndex(of: $0) ?? 9) < (Self.windowOrder.firstIndex(of: $1) ?? 9)
+            }
         }
         if let body = entry["response"]?["body"]?.stringValue,
-           let value = (try? JSONParser.parse(body))?["conversion_value"]?.intValue,
-           !device.values.contains(value) {
+            let value = (try? JSONParser.parse(body))?["conversion_value"]?.intValue,
+            !device.values.contains(value)
+        {
             device.values.append(value)
         }
         for issue in entry["issues"]?.arrayValue ?? [] {
-            device.findings.append(Finding(
-                requestId: entry["id"]?.intValue, method: entry["method"]?.stringValue ?? "?",
-                path: entry["path"]?.stringValue ?? "?", param: issue["param"]?.stringValue,
-                code: issue["code"]?.stringValue ?? "unknown", message: issue["message"]?.stringValue ?? ""
-            ))
+            device.findings.append(
+                Finding(
+                    requestId: entry["id"]?.intValue, method: entry["method"]?.stringValue ?? "?",
+                    path: entry["path"]?.stringValue ?? "?", param: issue["param"]?.stringValue,
+                    code: issue["code"]?.stringValue ?? "unknown", message: issue["message"]?.stringValue ?? ""
+                ))
         }
         devices[position] = device
     }
@@ -144,7 +150,7 @@ extension JournalReport.Finding {
     var json: JSONValue {
         [
             "id": requestId.map { .int($0) } ?? .null, "method": .string(method), "path": .string(path),
-            "param": param.map { .string($0) } ?? .null, "code": .string(code), "message": .string(message),
+            "param": param.map { .string($0) } ?? .null, "code": .string(code), "message": .string(message)
         ]
     }
 }
@@ -158,8 +164,9 @@ extension JournalReport {
                 JSONMember("requests", .int(Int64(d.requests))),
                 JSONMember("windows", .array(d.windows.map { .string($0) })),
                 JSONMember("values", .array(d.values.map { .int($0) })),
-                JSONMember("findings_by_code", .object(d.findingsByCode.map { JSONMember($0.code, .int(Int64($0.count))) })),
-                JSONMember("findings", .array(d.findings.map(\.json))),
+                JSONMember(
+                    "findings_by_code", .object(d.findingsByCode.map { JSONMember($0.code, .int(Int64($0.count))) })),
+                JSONMember("findings", .array(d.findings.map(\.json)))
             ]
             if let postbacks = d.postbacks { members.append(JSONMember("postbacks", postbacks.json)) }
             return .object(members)
@@ -168,18 +175,25 @@ extension JournalReport {
             "requests": .int(Int64(requests)),
             "findings": .int(Int64(findingCount)),
             "devices": .array(devices),
-            "unreadable_lines": .array(unreadableLines.map { ["line": .int(Int64($0.line)), "reason": .string($0.reason)] }),
+            "unreadable_lines": .array(
+                unreadableLines.map { ["line": .int(Int64($0.line)), "reason": .string($0.reason)] })
         ]
     }
 
     /// The summary for people: one block per device, then the lines that could not be read.
     public var text: String {
-        var lines = ["\(Self.count(requests, "request")) from \(Self.count(devices.count, "device")), \(Self.count(findingCount, "finding"))"]
+        var lines = [
+            "\(Self.count(requests, "request")) from \(Self.count(devices.count, "device")), \(Self.count(findingCount, "finding"))"
+        ]
         for d in devices {
             let windows = d.windows.isEmpty ? "-" : d.windows.joined(separator: ",")
             let values = d.values.isEmpty ? "-" : d.values.map(String.init).joined(separator: ",")
-            let codes = d.findingsByCode.isEmpty ? "none" : d.findingsByCode.map { "\($0.code) x\($0.count)" }.joined(separator: ", ")
-            lines.append("device \(d.device): \(Self.count(d.requests, "request")), windows \(windows), values \(values), findings: \(codes)")
+            let codes =
+                d.findingsByCode.isEmpty
+                ? "none" : d.findingsByCode.map { "\($0.code) x\($0.count)" }.joined(separator: ", ")
+            lines.append(
+                "device \(d.device): \(Self.count(d.requests, "request")), windows \(windows), values \(values), findings: \(codes)"
+            )
             for f in d.findings { lines.append("  \(f.summary)") }
             if let postbacks = d.postbacks {
                 lines.append("  postbacks as of \(RFC3339.format(milliseconds: postbacks.now)):")

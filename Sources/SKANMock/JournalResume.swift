@@ -24,7 +24,8 @@ struct JournalResume {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         if let last = lines.last, bytes.last != UInt8(ascii: "\n") || JournalEntry.restored(line: Array(last)) == nil {
             lines.removeLast()
-            notes.append("skan-mock: --resume: the last line of \(path) was cut short (a kill during a write) and is skipped")
+            notes.append(
+                "skan-mock: --resume: the last line of \(path) was cut short (a kill during a write) and is skipped")
         }
         var run: [JournalEntry] = []
         var unreadable = 0
@@ -37,7 +38,9 @@ struct JournalResume {
             if let previous = run.last, entry.id != previous.id + 1 { run.removeAll() }
             run.append(entry)
         }
-        if unreadable > 0 { notes.append("skan-mock: --resume: \(unreadable) lines of \(path) are not journal entries and are skipped") }
+        if unreadable > 0 {
+            notes.append("skan-mock: --resume: \(unreadable) lines of \(path) are not journal entries and are skipped")
+        }
         entries = run
         clockOffsetSeconds = run.last.flatMap { $0.json["clock_offset_s"]?.intValue }
     }
@@ -49,20 +52,23 @@ struct JournalResume {
         for entry in entries {
             let json = entry.json
             guard let endpoint = entry.endpoint, endpoint != .unmatched,
-                  json["fault"] == nil || json["fault"] == .null,
-                  json["response"]?["status"] == 200,
-                  let time = json["time"]?.stringValue.flatMap(RFC3339.parse) else { continue }
+                json["fault"] == nil || json["fault"] == .null,
+                json["response"]?["status"] == 200,
+                let time = json["time"]?.stringValue.flatMap(RFC3339.parse)
+            else { continue }
             // A proxied or replayed answer (the entry keeps the model's beside it): the client acted
             // on the answer it got, so that is what the device keeps, as it did the first time.
             var adopted: AppliedAnswer?
             if json["model"] != nil {
                 guard let body = json["response"]?["body"]?.stringValue,
-                      let received = AppliedAnswer(status: 200, body: Array(body.utf8)) else { continue }
+                    let received = AppliedAnswer(status: 200, body: Array(body.utf8))
+                else { continue }
                 adopted = received
             }
             let parameters = JournalEntry.parameters(of: json)
-            let request = SKANRequest(method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
-                                      remote: json["remote"]?.stringValue ?? "", parameters: parameters)
+            let request = SKANRequest(
+                method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
+                remote: json["remote"]?.stringValue ?? "", parameters: parameters)
             _ = service.handle(endpoint, request, commit: true, adopting: adopted, at: time)
             replayed += 1
         }

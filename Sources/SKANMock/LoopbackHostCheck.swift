@@ -25,13 +25,16 @@ struct LoopbackHostCheck: Sendable {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "127" else { return false }
         return parts.allSatisfy { part in
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isNumber), let value = Int(part) else { return false }
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isNumber), let value = Int(part) else {
+                return false
+            }
             return value <= 255
         }
     }
 
     static func misdirected() -> HTTPResponse {
-        .jsonError("this server listens on loopback only: use http://localhost or http://127.0.0.1 (a request under another host name could be DNS rebinding)",
-                   status: HTTPStatus(code: 421, reason: "Misdirected Request"))
+        .jsonError(
+            "this server listens on loopback only: use http://localhost or http://127.0.0.1 (a request under another host name could be DNS rebinding)",
+            status: HTTPStatus(code: 421, reason: "Misdirected Request"))
     }
 }

@@ -11,7 +11,9 @@ struct PostbackRoute: Sendable {
         var tiers = [0, 1, 2, 3]
         for (name, value) in FormURLEncoding.pairs(query) {
             guard name == "tier", let tier = Int(value), (0...3).contains(tier) else {
-                return .jsonError(name == "tier" ? "tier must be 0, 1, 2 or 3" : "unknown parameter \(name); use tier", status: .badRequest)
+                return .jsonError(
+                    name == "tier" ? "tier must be 0, 1, 2 or 3" : "unknown parameter \(name); use tier",
+                    status: .badRequest)
             }
             tiers = [tier]
         }

@@ -42,7 +42,10 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     /// Parses `PATH=ENDPOINT` with an optional `?NAME=VALUE&...` (percent-encoded as in a URL).
     public init(parsing text: String) throws(ParseError) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw ParseError(description: "--route \(text): expected PATH=ENDPOINT, e.g. /v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY")
+            throw ParseError(
+                description:
+                    "--route \(text): expected PATH=ENDPOINT, e.g. /v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY"
+            )
         }
         let path = String(text[..<equals])
         var target = Substring(text[text.index(after: equals)...])
@@ -58,12 +61,15 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             throw ParseError(description: "--route \(text): /__admin is the admin API's")
         }
         guard let endpoint = SKANEndpoint(routeName: String(target)) else {
-            throw ParseError(description: "--route \(text): unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
+            throw ParseError(
+                description:
+                    "--route \(text): unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
         }
         var parameters: [Parameter] = []
         for pair in FormURLEncoding.pairs(query) {
             guard !pair.name.isEmpty, !pair.value.isEmpty else {
-                throw ParseError(description: "--route \(text): each added parameter needs a name and a value (NAME=VALUE)")
+                throw ParseError(
+                    description: "--route \(text): each added parameter needs a name and a value (NAME=VALUE)")
             }
             parameters.append(Parameter(name: pair.name, value: pair.value))
         }
@@ -86,7 +92,8 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         var claimed: [String: RouteAlias] = [:]
         for alias in aliases {
             if let own = SKANEndpoint(path: alias.path) {
-                return "--route \(alias): \(alias.path) is Singular's own path for \(own.routeName), which keeps answering as itself; pick another path"
+                return
+                    "--route \(alias): \(alias.path) is Singular's own path for \(own.routeName), which keeps answering as itself; pick another path"
             }
             if let earlier = claimed[alias.path] {
                 if earlier == alias { continue }

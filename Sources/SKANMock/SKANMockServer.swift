@@ -36,18 +36,24 @@ public final class SKANMockServer: Sendable {
     public init(options: ServerOptions, clock: any SKANClock = SystemClock()) throws(StartupError) {
         self.options = options
         guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
-            throw StartupError(description: "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time")
+            throw StartupError(
+                description:
+                    "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"
+            )
         }
         if let conflict = RouteAlias.conflict(in: options.routes) { throw StartupError(description: conflict) }
         let model = try Self.loadModel(options.modelPath)
         do {
-            sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path) }
+            sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
+            }
         } catch {
             throw StartupError(description: error.description)
         }
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
-        service = ConversionService(model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
-        journal = Journal(capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
+        service = ConversionService(
+            model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
+        journal = Journal(
+            capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
         var resumeNotes: [String] = []
         if options.resume {
@@ -64,14 +70,18 @@ public final class SKANMockServer: Sendable {
             if let last = bytes.last, last != UInt8(ascii: "\n") {
                 let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
                 if let error = System.truncate(path: path, to: Int64(keep)) {
-                    throw StartupError(description: "--resume: cannot cut the torn last line off \(path): \(error.reason)")
+                    throw StartupError(
+                        description: "--resume: cannot cut the torn last line off \(path): \(error.reason)")
                 }
             }
             let resume = JournalResume(bytes: bytes, path: path)
             let replayed = resume.replay(into: service)
             journal.restore(resume.entries)
             if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
-            resumeNotes = resume.notes + ["skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"]
+            resumeNotes =
+                resume.notes + [
+                    "skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"
+                ]
         }
         let https: HTTPSService?
         do {
@@ -83,7 +93,10 @@ public final class SKANMockServer: Sendable {
         upstream = try options.upstream.map { options throws(StartupError) in try Upstream(options) }
         let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
         if replay != nil && options.upstream != nil {
-            throw StartupError(description: "--replay and --upstream do not go together: replay answers from a recording of the upstream, without it")
+            throw StartupError(
+                description:
+                    "--replay and --upstream do not go together: replay answers from a recording of the upstream, without it"
+            )
         }
         var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
@@ -109,28 +122,34 @@ public final class SKANMockServer: Sendable {
         ConsoleRoutes().register(on: &router)
         EventsRoute(context: context).register(on: &router)
         PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
-        let guardian = AdminGuard(listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
+        let guardian = AdminGuard(
+            listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resumeNotes
         if let replay {
-            notices.append("skan-mock: replaying \(replay.answerCount) recorded answers for \(replay.deviceCount) devices from \(replay.source); other requests get the model's answer and a not_recorded finding")
+            notices.append(
+                "skan-mock: replaying \(replay.answerCount) recorded answers for \(replay.deviceCount) devices from \(replay.source); other requests get the model's answer and a not_recorded finding"
+            )
         }
         notices += https?.notes ?? []
         self.notices = notices
         // An empty token is no token: nothing could ever match it but an empty Bearer.
-        let admin: any HTTPResponder = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
-            AdminAuthorization(token: $0, next: router) as any HTTPResponder
-        } ?? router
+        let admin: any HTTPResponder =
+            options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
+                AdminAuthorization(token: $0, next: router) as any HTTPResponder
+            } ?? router
         let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
         let responder = AppResponder(admin: admin, singular: singular, guardian: guardian)
         self.responder = responder
-        var plain = HTTPServer.Configuration(host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
+        var plain = HTTPServer.Configuration(
+            host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { singular.journal($0) }
         http = HTTPServer(configuration: plain, responder: responder)
         if let httpsOptions = options.https, let https {
-            var secure = HTTPServer.Configuration(host: options.host, port: httpsOptions.port, limits: limits,
-                                                  errorRenderer: .singular, security: https.security)
+            var secure = HTTPServer.Configuration(
+                host: options.host, port: httpsOptions.port, limits: limits,
+                errorRenderer: .singular, security: https.security)
             secure.refusalObserver = { singular.journal($0) }
             httpsServer = HTTPServer(configuration: secure, responder: responder)
         } else {
@@ -144,7 +163,8 @@ public final class SKANMockServer: Sendable {
     /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
     /// `port` or `url`), the bundled model, no journal file, no model watching, unless `configure`
     /// says otherwise. Stop it with `stop()`; read what arrived with `journal.query(...)`.
-    public static func start(configure: (inout ServerOptions) -> Void = { _ in }) throws(StartupError) -> SKANMockServer {
+    public static func start(configure: (inout ServerOptions) -> Void = { _ in }) throws(StartupError) -> SKANMockServer
+    {
         var options = ServerOptions()
         options.port = 0
         options.watchModel = false
@@ -247,9 +267,10 @@ public final class SKANMockServer: Sendable {
         do {
             return .success(try ConversionModel.parse(bytes: bytes, source: path))
         } catch {
-            return .failure(ModelCheckFailure(
-                summary: error.description, lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }
-            ))
+            return .failure(
+                ModelCheckFailure(
+                    summary: error.description, lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }
+                ))
         }
     }
 }
@@ -280,7 +301,9 @@ extension SKANMockServer {
     public func reportReload(_ result: Result<String, StartupError>, trigger: String) {
         switch result {
         case .success(let name): StandardStreams.error("skan-mock: \(trigger): model reloaded: \(name)")
-        case .failure(let error): StandardStreams.error("skan-mock: \(trigger): model not reloaded, keeping the current one: \(error.description)")
+        case .failure(let error):
+            StandardStreams.error(
+                "skan-mock: \(trigger): model not reloaded, keeping the current one: \(error.description)")
         }
     }
 }

@@ -5,7 +5,9 @@ import Synchronization
 /// status, findings by code, faults by type, and a latency histogram. One short lock per request.
 final class ServerMetrics: Sendable {
     /// Upper bounds of the latency buckets, in microseconds (100 µs to 2.5 s).
-    static let bucketBounds: [Int64] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000, 2_500_000]
+    static let bucketBounds: [Int64] = [
+        100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000, 2_500_000
+    ]
 
     private struct State {
         var requests: [RequestKey: Int] = [:]
@@ -23,7 +25,9 @@ final class ServerMetrics: Sendable {
 
     private let state = Mutex(State())
 
-    func record(endpoint: SKANEndpoint, status: Int, findings: [ValidationFinding], durationMicros: Int64, fault: String?) {
+    func record(
+        endpoint: SKANEndpoint, status: Int, findings: [ValidationFinding], durationMicros: Int64, fault: String?
+    ) {
         let bucket = Self.bucketBounds.firstIndex { durationMicros <= $0 } ?? Self.bucketBounds.count
         state.withLock { state in
             state.requests[RequestKey(endpoint: endpoint, status: status), default: 0] += 1
@@ -36,15 +40,21 @@ final class ServerMetrics: Sendable {
     }
 
     /// The exposition text; gauges that other owners keep are passed in.
-    func render(journalSize: Int, journalDropped: Int64, devices: Int, uptimeSeconds: Int64,
-                journalFile: JournalFileSink.Status? = nil) -> String {
+    func render(
+        journalSize: Int, journalDropped: Int64, devices: Int, uptimeSeconds: Int64,
+        journalFile: JournalFileSink.Status? = nil
+    ) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
-        family("skan_mock_requests_total", "counter", "Requests to Singular's endpoints by endpoint and HTTP status (0: connection dropped by a fault).")
-        for (key, count) in snapshot.requests.sorted(by: { ($0.key.endpoint.rawValue, $0.key.status) < ($1.key.endpoint.rawValue, $1.key.status) }) {
+        family(
+            "skan_mock_requests_total", "counter",
+            "Requests to Singular's endpoints by endpoint and HTTP status (0: connection dropped by a fault).")
+        for (key, count) in snapshot.requests.sorted(by: {
+            ($0.key.endpoint.rawValue, $0.key.status) < ($1.key.endpoint.rawValue, $1.key.status)
+        }) {
             out += "skan_mock_requests_total{endpoint=\"\(key.endpoint.rawValue)\",status=\"\(key.status)\"} \(count)\n"
         }
         family("skan_mock_findings_total", "counter", "Validation findings by code.")
@@ -55,7 +65,9 @@ final class ServerMetrics: Sendable {
         for (type, count) in snapshot.faults.sorted(by: { $0.key < $1.key }) {
             out += "skan_mock_faults_total{type=\"\(type)\"} \(count)\n"
         }
-        family("skan_mock_request_duration_seconds", "histogram", "Time to compute and journal an answer (injected delays excluded).")
+        family(
+            "skan_mock_request_duration_seconds", "histogram",
+            "Time to compute and journal an answer (injected delays excluded).")
         var cumulative = 0
         for (index, bound) in Self.bucketBounds.enumerated() {
             cumulative += snapshot.buckets[index]
@@ -70,11 +82,17 @@ final class ServerMetrics: Sendable {
         family("skan_mock_journal_dropped_total", "counter", "Journal entries dropped because the journal was full.")
         out += "skan_mock_journal_dropped_total \(journalDropped)\n"
         if let file = journalFile {
-            family("skan_mock_journal_file_failing", "gauge", "1 while writing the --log file fails (a full disk, a size limit), else 0.")
+            family(
+                "skan_mock_journal_file_failing", "gauge",
+                "1 while writing the --log file fails (a full disk, a size limit), else 0.")
             out += "skan_mock_journal_file_failing \(file.isFailing ? 1 : 0)\n"
-            family("skan_mock_journal_file_waiting_lines", "gauge", "Journal lines kept in memory until the --log file can be written again.")
+            family(
+                "skan_mock_journal_file_waiting_lines", "gauge",
+                "Journal lines kept in memory until the --log file can be written again.")
             out += "skan_mock_journal_file_waiting_lines \(file.waiting)\n"
-            family("skan_mock_journal_file_lost_total", "counter", "Journal lines given up because too many waited for the --log file.")
+            family(
+                "skan_mock_journal_file_lost_total", "counter",
+                "Journal lines given up because too many waited for the --log file.")
             out += "skan_mock_journal_file_lost_total \(file.lost)\n"
         }
         family("skan_mock_devices", "gauge", "Devices whose state is kept.")

@@ -34,47 +34,57 @@ struct SingularEndpoints: Sendable {
             added.append(JSONMember(parameter.name, .string(parameter.value)))
         }
         let routeMembers = added.isEmpty ? [] : [JSONMember("route_params", .object(added))]
-        let skanRequest = SKANRequest(method: request.method.rawValue, path: path, remote: request.remoteAddress,
-                                      parameters: parameters)
+        let skanRequest = SKANRequest(
+            method: request.method.rawValue, path: path, remote: request.remoteAddress,
+            parameters: parameters)
 
         // 1. Route: a path no endpoint serves is a wrong URL in the app or its back end.
         guard let endpoint = route?.endpoint else {
             let reason = "no Singular endpoint at \(path); skan-mock serves \(routes.listing)"
-            refuse(.unmatched, skanRequest, status: .notFound, reason: reason,
-                   finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason),
-                   started: started, tls: Self.tls(request), writer)
+            refuse(
+                .unmatched, skanRequest, status: .notFound, reason: reason,
+                finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason),
+                started: started, tls: Self.tls(request), writer)
             return
         }
         // 2. Method.
         guard Self.allowedMethods.contains(request.method) else {
-            let reason = "method \(request.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
-            refuse(endpoint, skanRequest, status: .methodNotAllowed, reason: reason,
-                   finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
-                   started: started, tls: Self.tls(request), extra: routeMembers, writer, allow: "GET, HEAD, POST")
+            let reason =
+                "method \(request.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
+            refuse(
+                endpoint, skanRequest, status: .methodNotAllowed, reason: reason,
+                finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
+                started: started, tls: Self.tls(request), extra: routeMembers, writer, allow: "GET, HEAD, POST")
             return
         }
         // 3. Body type: Singular documents query parameters; a JSON body is a client mistake.
         guard bodyIsForm else {
             let type = request.headers["Content-Type"] ?? "no Content-Type"
-            let reason = "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
-            refuse(endpoint, skanRequest, status: .unsupportedMediaType, reason: reason,
-                   finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason),
-                   started: started, tls: Self.tls(request), extra: routeMembers, writer)
+            let reason =
+                "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
+            refuse(
+                endpoint, skanRequest, status: .unsupportedMediaType, reason: reason,
+                finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason),
+                started: started, tls: Self.tls(request), extra: routeMembers, writer)
             return
         }
         // 4. Fault: decided first, so that a request whose answer a fault replaces leaves the
         //    device's state as it was (the client's retry gets the answer this one would have had).
-        let baseExtra = [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)] + routeMembers
+        let baseExtra =
+            [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), Self.tls(request)] + routeMembers
         if let upstream = context.upstream, upstream.options.mode == .proxy {
             // The client gets production's answer; the model's is computed beside it.
-            proxy(request, skanRequest, endpoint, upstream, added: route?.added ?? [], extra: baseExtra, started: started, writer)
+            proxy(
+                request, skanRequest, endpoint, upstream, added: route?.added ?? [], extra: baseExtra, started: started,
+                writer)
             return
         }
         var notRecorded: ValidationFinding?
         if let replay = context.replay {
             // A recorded answer for this device and state is production's: served as recorded.
             let device = CommonParameters(parameters).device(for: endpoint)
-            let key = ReplayKey(endpoint: endpoint, parameters: parameters, nowMilliseconds: context.clock.nowMilliseconds())
+            let key = ReplayKey(
+                endpoint: endpoint, parameters: parameters, nowMilliseconds: context.clock.nowMilliseconds())
             if let key, let answer = replay.take(device: device, key: key) {
                 self.replay(answer, skanRequest, endpoint, extra: baseExtra, started: started, writer)
                 return
@@ -119,10 +129,14 @@ struct SingularEndpoints: Sendable {
             let (status, body, extra) = (status, body, extra)
             upstream.forward(request, endpoint: endpoint, added: route?.added ?? []) { [context] upstreamReply in
                 var outcome = outcome
-                outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
-                context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
-                                       extra: extra + [JSONMember("upstream", upstreamReply.json)])
-                context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: faultName)
+                outcome.findings += Self.findings(
+                    comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
+                context.journal.record(
+                    request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
+                    extra: extra + [JSONMember("upstream", upstreamReply.json)])
+                context.metrics.record(
+                    endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration,
+                    fault: faultName)
             }
             return
         }
@@ -134,11 +148,17 @@ struct SingularEndpoints: Sendable {
                 var members = extra
                 if !answered {
                     sentStatus = 0
-                    members.append(JSONMember("not_sent", .string("the server stopped during the \(delay) ms delay; the client got no answer")))
+                    members.append(
+                        JSONMember(
+                            "not_sent",
+                            .string("the server stopped during the \(delay) ms delay; the client got no answer")))
                 }
-                context.journal.record(request: skanRequest, outcome: outcome, status: sentStatus, body: answered ? body : [],
-                                       durationMicros: duration, extra: members)
-                context.metrics.record(endpoint: endpoint, status: sentStatus, findings: outcome.findings, durationMicros: duration, fault: faultName)
+                context.journal.record(
+                    request: skanRequest, outcome: outcome, status: sentStatus, body: answered ? body : [],
+                    durationMicros: duration, extra: members)
+                context.metrics.record(
+                    endpoint: endpoint, status: sentStatus, findings: outcome.findings, durationMicros: duration,
+                    fault: faultName)
                 if answered { Self.reply(response, drop: isDrop, writer) }
             }
             return
@@ -171,8 +191,10 @@ struct SingularEndpoints: Sendable {
     /// What the comparison with the upstream found: a difference the app would notice, or the
     /// upstream's failure. An answer the upstream gave also goes to the coverage, under the model
     /// entries that answered `outcome`, as matched or not.
-    static func findings(comparing model: (status: Int, body: [UInt8]), with reply: Upstream.Reply,
-                         service: ConversionService, _ outcome: SKANOutcome) -> [ValidationFinding] {
+    static func findings(
+        comparing model: (status: Int, body: [UInt8]), with reply: Upstream.Reply,
+        service: ConversionService, _ outcome: SKANOutcome
+    ) -> [ValidationFinding] {
         switch reply {
         case .answered(let status, let body, _):
             let difference = UpstreamComparison.finding(model: model, upstream: (status, body))
@@ -186,8 +208,10 @@ struct SingularEndpoints: Sendable {
     /// `--upstream-mode proxy`: the upstream answers the client (status and body as received, or a
     /// 502 in Singular's shape when it cannot); the model's answer is computed beside it, and the
     /// device's state follows what the client got.
-    private func proxy(_ request: HTTPRequest, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint, _ upstream: Upstream,
-                       added: [RouteAlias.Parameter], extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter) {
+    private func proxy(
+        _ request: HTTPRequest, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint, _ upstream: Upstream,
+        added: [RouteAlias.Parameter], extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter
+    ) {
         upstream.forward(request, endpoint: endpoint, added: added) { [context] upstreamReply in
             let status: Int
             let body: [UInt8]
@@ -203,13 +227,18 @@ struct SingularEndpoints: Sendable {
                 body = SKANResponse.error("skan-mock could not get the upstream's answer: \(reason)")
                 outcome = context.service.handle(endpoint, skanRequest, commit: false)
             }
-            let model = JSONValue.object([JSONMember("status", .int(Int64(outcome.status))),
-                                          JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))])
-            outcome.findings += Self.findings(comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
+            let model = JSONValue.object([
+                JSONMember("status", .int(Int64(outcome.status))),
+                JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))
+            ])
+            outcome.findings += Self.findings(
+                comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)
             let duration = MonotonicClock.microseconds() - started
-            context.journal.record(request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
-                                   extra: extra + [JSONMember("upstream", upstreamReply.json), JSONMember("model", model)])
-            context.metrics.record(endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: nil)
+            context.journal.record(
+                request: skanRequest, outcome: outcome, status: status, body: body, durationMicros: duration,
+                extra: extra + [JSONMember("upstream", upstreamReply.json), JSONMember("model", model)])
+            context.metrics.record(
+                endpoint: endpoint, status: status, findings: outcome.findings, durationMicros: duration, fault: nil)
             writer.send(HTTPResponse.json(body, status: HTTPStatus(code: max(status, 100))))
         }
     }
@@ -217,37 +246,47 @@ struct SingularEndpoints: Sendable {
     /// `--replay`: the recorded answer goes to the client, status and body as production sent
     /// them; the model's is journaled beside it, and the device's state follows the recorded one
     /// (as in proxy mode). Faults do not replace a recorded answer.
-    private func replay(_ answer: Replay.Answer, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint,
-                        extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter) {
+    private func replay(
+        _ answer: Replay.Answer, _ skanRequest: SKANRequest, _ endpoint: SKANEndpoint,
+        extra: [JSONMember], started: Int64, _ writer: HTTPResponseWriter
+    ) {
         let adopted = AppliedAnswer(status: answer.status, body: answer.body) ?? AppliedAnswer(ok: false)
         let outcome = context.service.handle(endpoint, skanRequest, commit: true, adopting: adopted)
-        let model = JSONValue.object([JSONMember("status", .int(Int64(outcome.status))),
-                                      JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))])
+        let model = JSONValue.object([
+            JSONMember("status", .int(Int64(outcome.status))),
+            JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))
+        ])
         var members = extra + [JSONMember("replayed", .bool(true)), JSONMember("model", model)]
         if let id = answer.journalId { members.append(JSONMember("recorded_id", .int(id))) }
         let duration = MonotonicClock.microseconds() - started
-        context.journal.record(request: skanRequest, outcome: outcome, status: answer.status, body: answer.body,
-                               durationMicros: duration, extra: members)
-        context.metrics.record(endpoint: endpoint, status: answer.status, findings: outcome.findings, durationMicros: duration, fault: nil)
+        context.journal.record(
+            request: skanRequest, outcome: outcome, status: answer.status, body: answer.body,
+            durationMicros: duration, extra: members)
+        context.metrics.record(
+            endpoint: endpoint, status: answer.status, findings: outcome.findings, durationMicros: duration, fault: nil)
         writer.send(HTTPResponse.json(answer.body, status: HTTPStatus(code: answer.status)))
     }
 
     /// Answers an HTTP-level refusal in Singular's error shape, journaled with the finding that
     /// says what the client did; the device's state is not touched.
-    private func refuse(_ endpoint: SKANEndpoint, _ request: SKANRequest, status: HTTPStatus, reason: String,
-                        finding: ValidationFinding, started: Int64, tls: JSONMember, extra: [JSONMember] = [],
-                        _ writer: HTTPResponseWriter,
-                        allow: String? = nil) {
+    private func refuse(
+        _ endpoint: SKANEndpoint, _ request: SKANRequest, status: HTTPStatus, reason: String,
+        finding: ValidationFinding, started: Int64, tls: JSONMember, extra: [JSONMember] = [],
+        _ writer: HTTPResponseWriter,
+        allow: String? = nil
+    ) {
         var response = HTTPResponse.jsonError(reason, status: status)
         if let allow { response.headers.set("Allow", allow) }
-        let outcome = SKANOutcome.refused(endpoint, request, status: status.code, body: response.body,
-                                          findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+        let outcome = SKANOutcome.refused(
+            endpoint, request, status: status.code, body: response.body,
+            findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
         let duration = MonotonicClock.microseconds() - started
         context.journal.record(
             request: request, outcome: outcome, status: status.code, body: response.body, durationMicros: duration,
             extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), tls] + extra
         )
-        context.metrics.record(endpoint: endpoint, status: status.code, findings: [finding], durationMicros: duration, fault: nil)
+        context.metrics.record(
+            endpoint: endpoint, status: status.code, findings: [finding], durationMicros: duration, fault: nil)
         writer.send(response)
     }
 
@@ -260,22 +299,32 @@ struct SingularEndpoints: Sendable {
         var parameters = RequestParameters(reservingBytes: refusal.query.utf8.count)
         FormURLEncoding.forEachField(refusal.query) { parameters.append(name: $0, value: $1) }
         for parameter in route.added { parameters.addIfAbsent(name: parameter.name, value: parameter.value) }
-        let request = SKANRequest(method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
-        let code: FindingCode = switch refusal.status.code {
-        case 408: .requestTimeout
-        case 413, 414, 431: .requestTooLarge
-        default: .malformedRequest
-        }
-        let message = "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
-            + (code == .requestTimeout && !refusal.headers.isEmpty ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)" : "")
+        let request = SKANRequest(
+            method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
+        let code: FindingCode =
+            switch refusal.status.code {
+            case 408: .requestTimeout
+            case 413, 414, 431: .requestTooLarge
+            default: .malformedRequest
+            }
+        let message =
+            "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
+            + (code == .requestTimeout && !refusal.headers.isEmpty
+                ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)"
+                : "")
         let finding = ValidationFinding(param: "request", code: code, message: message)
         let body = HTTPResponse.jsonError(refusal.reason, status: refusal.status).body
-        let outcome = SKANOutcome.refused(route.endpoint, request, status: refusal.status.code, body: body,
-                                          findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
-        context.journal.record(request: request, outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0,
-                               extra: [JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)),
-                                       JSONMember("tls", refusal.tlsVersion.map { .string($0) } ?? .null)])
-        context.metrics.record(endpoint: route.endpoint, status: refusal.status.code, findings: [finding], durationMicros: 0, fault: nil)
+        let outcome = SKANOutcome.refused(
+            route.endpoint, request, status: refusal.status.code, body: body,
+            findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+        context.journal.record(
+            request: request, outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0,
+            extra: [
+                JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)),
+                JSONMember("tls", refusal.tlsVersion.map { .string($0) } ?? .null)
+            ])
+        context.metrics.record(
+            endpoint: route.endpoint, status: refusal.status.code, findings: [finding], durationMicros: 0, fault: nil)
     }
 
     /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.

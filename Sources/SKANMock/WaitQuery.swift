@@ -22,7 +22,8 @@ struct WaitQuery: Sendable, Equatable {
                 count = n
             case "timeout_ms":
                 guard let ms = Int(value), ms >= 0 else {
-                    throw AdminQueryError(reason: "timeout_ms must be a non-negative integer (milliseconds, at most 60000)")
+                    throw AdminQueryError(
+                        reason: "timeout_ms must be a non-negative integer (milliseconds, at most 60000)")
                 }
                 timeoutMilliseconds = min(ms, Self.maxTimeoutMilliseconds)
             case "limit":
@@ -39,9 +40,9 @@ struct WaitQuery: Sendable, Equatable {
     }
 }
 
-private extension String {
+extension String {
     /// The filter parser lists `limit`, which `wait` refuses; name `count` and `timeout_ms` instead.
-    func replacingLimitHint() -> String {
+    fileprivate func replacingLimitHint() -> String {
         guard hasPrefix("unknown filter") else { return self }
         return self.split(separator: ";").first.map(String.init).map {
             $0 + "; use endpoint, device, event, window, has_issues, since_id, count, timeout_ms"

@@ -1,7 +1,8 @@
 import ArgumentParser
 import SKANMock
+
 #if SKAN_MOCK_TLS
-import SKANTLS
+    import SKANTLS
 #endif
 
 /// `skan-mock ca`: shows (making it the first time) the local certificate authority that HTTPS
@@ -17,7 +18,9 @@ struct CertificateAuthority: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Folder of the local CA. [env: SKAN_MOCK_STATE_DIR, default: ~/.skan-mock]", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder of the local CA. [env: SKAN_MOCK_STATE_DIR, default: ~/.skan-mock]", valueName: "dir"))
     var stateDir: String?
 
     @Flag(help: "Make a new CA, replacing the one there (devices must trust the new one).")
@@ -26,20 +29,24 @@ struct CertificateAuthority: ParsableCommand {
     func run() throws {
         let directory = try StateDirectory.resolve(option: stateDir)
         #if SKAN_MOCK_TLS
-        do {
-            let (ca, created, fixed) = try LocalCA.loadOrCreateNoting(in: directory, renew: renew)
-            for line in fixed { StandardStreams.error("skan-mock ca: \(line)") }
-            if created { StandardStreams.error("skan-mock ca: made a new certificate authority in \(ca.directory)") }
-            StandardStreams.output("CA certificate: \(ca.certificatePath)")
-            StandardStreams.output("SHA-256 fingerprint: \(ca.certificate.sha256Fingerprint)")
-        } catch {
-            StandardStreams.error("skan-mock ca: \(error.description)")
-            throw ExitCode(2)
-        }
+            do {
+                let (ca, created, fixed) = try LocalCA.loadOrCreateNoting(in: directory, renew: renew)
+                for line in fixed { StandardStreams.error("skan-mock ca: \(line)") }
+                if created {
+                    StandardStreams.error("skan-mock ca: made a new certificate authority in \(ca.directory)")
+                }
+                StandardStreams.output("CA certificate: \(ca.certificatePath)")
+                StandardStreams.output("SHA-256 fingerprint: \(ca.certificate.sha256Fingerprint)")
+            } catch {
+                StandardStreams.error("skan-mock ca: \(error.description)")
+                throw ExitCode(2)
+            }
         #else
-        StandardStreams.error("skan-mock ca: this build has no TLS support (build it with OpenSSL 3: README, The local certificate authority)")
-        _ = directory
-        throw ExitCode(1)
+            StandardStreams.error(
+                "skan-mock ca: this build has no TLS support (build it with OpenSSL 3: README, The local certificate authority)"
+            )
+            _ = directory
+            throw ExitCode(1)
         #endif
     }
 }

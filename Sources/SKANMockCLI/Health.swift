@@ -1,6 +1,6 @@
 import ArgumentParser
-import SKANMock
 import HTTPCore
+import SKANMock
 
 /// `skan-mock health`: asks a running server for `/__admin/health`; exit 0 when it answers 200.
 /// It exists so a container's HEALTHCHECK needs no curl or wget in the image.
@@ -24,7 +24,8 @@ struct Health: ParsableCommand {
         var headers: [(String, String)] = []
         if let token = environment["SKAN_MOCK_ADMIN_TOKEN"] { headers.append(("Authorization", "Bearer \(token)")) }
         do {
-            let response = try HTTPProbe.get(host: host, port: port, path: "/__admin/health", headers: headers, timeout: timeout)
+            let response = try HTTPProbe.get(
+                host: host, port: port, path: "/__admin/health", headers: headers, timeout: timeout)
             guard response.status == 200 else {
                 StandardStreams.error("skan-mock health: HTTP \(response.status)")
                 throw ExitCode(1)

@@ -17,7 +17,9 @@ struct Record: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The journal, as written by --log during a run with --upstream (JSON Lines).", valueName: "journal"))
+    @Argument(
+        help: ArgumentHelp(
+            "The journal, as written by --log during a run with --upstream (JSON Lines).", valueName: "journal"))
     var journal: String
 
     @Option(help: ArgumentHelp("The replay file to write (replaced if it exists).", valueName: "file"))

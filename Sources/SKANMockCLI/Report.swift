@@ -18,7 +18,9 @@ struct Report: ParsableCommand {
     @Argument(help: ArgumentHelp("The journal, as written by --log (JSON Lines).", valueName: "journal"))
     var journal: String
 
-    @Option(help: ArgumentHelp("Also write JUnit XML here: a testcase per device, a failure per finding.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write JUnit XML here: a testcase per device, a failure per finding.", valueName: "file"))
     var junit: String?
 
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
@@ -27,9 +29,10 @@ struct Report: ParsableCommand {
     @Flag(help: "Exit 1 when there is any finding, postback value the model never gives, or unreadable line.")
     var failOnFindings = false
 
-    @Option(help: ArgumentHelp(
-        "The model the run used: says what each postback's value means, and flags values it never gives.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The model the run used: says what each postback's value means, and flags values it never gives.",
+            valueName: "file"))
     var model: String?
 
     func run() throws {

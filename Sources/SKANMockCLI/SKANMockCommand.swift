@@ -13,7 +13,10 @@ struct SKANMockCommand: ParsableCommand {
             that tests read back through /__admin/requests.
             """,
         version: SKANMockVersion.current,
-        subcommands: [Serve.self, Validate.self, Health.self, Simulate.self, Report.self, Compare.self, Record.self, CertificateAuthority.self],
+        subcommands: [
+            Serve.self, Validate.self, Health.self, Simulate.self, Report.self, Compare.self, Record.self,
+            CertificateAuthority.self
+        ],
         defaultSubcommand: Serve.self
     )
 }

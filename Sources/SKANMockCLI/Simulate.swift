@@ -19,13 +19,20 @@ struct Simulate: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The server's base URL (SINGULAR_API_URL without /api/...), e.g. http://127.0.0.1:8080.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The server's base URL (SINGULAR_API_URL without /api/...), e.g. http://127.0.0.1:8080.", valueName: "url"))
     var url: String
 
-    @Option(help: ArgumentHelp("A scenario file (see config/scenarios/). [default: the lifecycle example]", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A scenario file (see config/scenarios/). [default: the lifecycle example]", valueName: "file"))
     var scenario: String?
 
-    @Option(help: ArgumentHelp("The idfv to send, overriding the scenario's (a fresh id starts a fresh device on the server).", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "The idfv to send, overriding the scenario's (a fresh id starts a fresh device on the server).",
+            valueName: "id"))
     var device: String?
 
     @Flag(help: "Print JSON Lines (one object per step, then a summary) instead of text.")
@@ -61,8 +68,9 @@ struct Simulate: ParsableCommand {
         if let device { plan.device = device }
 
         let clock = SystemClock()
-        let simulator = DeviceSimulator(scenario: plan, transport: HTTPProbeTransport(base: base, timeout: timeout),
-                                        clock: { clock.nowSeconds() })
+        let simulator = DeviceSimulator(
+            scenario: plan, transport: HTTPProbeTransport(base: base, timeout: timeout),
+            clock: { clock.nowSeconds() })
         if !json { StandardStreams.output(SimulationTranscript.header(plan, url: base.description)) }
         do {
             let reports = try simulator.run { report in
@@ -75,7 +83,9 @@ struct Simulate: ParsableCommand {
             if json {
                 StandardStreams.output(SimulationTranscript.jsonSummary(reports, simulator))
             } else {
-                for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) { StandardStreams.output(line) }
+                for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) {
+                    StandardStreams.output(line)
+                }
             }
         } catch {
             StandardStreams.error("skan-mock simulate: cannot reach the server: \(error.description)")

@@ -5,7 +5,8 @@ import SKANMock
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check conversion model files and say what is wrong with them.",
-        discussion: "One line per file that loads, one line per problem (file, JSON path, reason) of one that does not. Exits 0 when every file loads, 2 when any does not."
+        discussion:
+            "One line per file that loads, one line per problem (file, JSON path, reason) of one that does not. Exits 0 when every file loads, 2 when any does not."
     )
 
     @Argument(help: ArgumentHelp("The model files to check.", valueName: "file"))

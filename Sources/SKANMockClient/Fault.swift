@@ -9,8 +9,10 @@ public struct Fault: Sendable, Equatable {
     public var probability: Double?
     public var seed: Int?
 
-    public init(endpoint: String = "*", type: String, status: Int? = nil, delayMilliseconds: ClosedRange<Int>? = nil,
-                times: Int? = nil, probability: Double? = nil, seed: Int? = nil) {
+    public init(
+        endpoint: String = "*", type: String, status: Int? = nil, delayMilliseconds: ClosedRange<Int>? = nil,
+        times: Int? = nil, probability: Double? = nil, seed: Int? = nil
+    ) {
         self.endpoint = endpoint
         self.type = type
         self.status = status
@@ -39,7 +41,8 @@ public struct Fault: Sendable, Equatable {
         var o: [String: MockJSON] = ["endpoint": .string(endpoint), "type": .string(type)]
         if let status { o["status"] = .number(Double(status)) }
         if let d = delayMilliseconds {
-            o["delay_ms"] = d.lowerBound == d.upperBound
+            o["delay_ms"] =
+                d.lowerBound == d.upperBound
                 ? .number(Double(d.lowerBound)) : .array([.number(Double(d.lowerBound)), .number(Double(d.upperBound))])
         }
         if let times { o["times"] = .number(Double(times)) }

@@ -11,12 +11,19 @@ public enum MockJSON: Sendable, Equatable, Codable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([MockJSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: MockJSON].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([MockJSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: MockJSON].self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,7 +65,8 @@ public enum MockJSON: Sendable, Equatable, Codable, CustomStringConvertible {
         case .number(let n): return intValue.map(String.init) ?? String(n)
         case .string(let s): return "\"\(s)\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ",") + "]"
-        case .object(let o): return "{" + o.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+        case .object(let o):
+            return "{" + o.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
         }
     }
 }

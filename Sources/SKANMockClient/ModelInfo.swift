@@ -82,7 +82,8 @@ public struct ModelInfo: Sendable, Equatable, Decodable {
             when = try c.decodeIfPresent(MockJSON.self, forKey: .when)
             if let name = try? c.decodeIfPresent(String.self, forKey: .coarse) {
                 guard let level = ["low", "medium", "high"].firstIndex(of: name) else {
-                    throw DecodingError.dataCorruptedError(forKey: .coarse, in: c, debugDescription: "coarse \(name) is not low, medium or high")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .coarse, in: c, debugDescription: "coarse \(name) is not low, medium or high")
                 }
                 coarse = level
             } else {

@@ -33,8 +33,10 @@ public struct Postbacks: Sendable, Equatable, Decodable {
 
         enum CodingKeys: String, CodingKey {
             case index, window, status, fine, coarse, reason, meaning, findings, apple
-            case windowStart = "window_start", windowEnd = "window_end"
-            case sendEarliest = "send_earliest", sendLatest = "send_latest"
+            case windowStart = "window_start"
+            case windowEnd = "window_end"
+            case sendEarliest = "send_earliest"
+            case sendLatest = "send_latest"
         }
     }
 

@@ -13,8 +13,10 @@ public struct RequestFilter: Sendable, Equatable {
     public var sinceId: Int64?
     public var limit: Int?
 
-    public init(endpoint: String? = nil, device: String? = nil, event: String? = nil, window: String? = nil,
-                hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil) {
+    public init(
+        endpoint: String? = nil, device: String? = nil, event: String? = nil, window: String? = nil,
+        hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil
+    ) {
         self.endpoint = endpoint
         self.device = device
         self.event = event

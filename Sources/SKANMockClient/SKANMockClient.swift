@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// skan-mock's admin API for XCTest and Swift Testing: read and wait for journal entries, mark
@@ -88,19 +89,30 @@ public struct SKANMockClient: Sendable {
 
     /// Waits on the server (no polling) until `count` entries match `filter` or `timeout` seconds
     /// pass (at most 60); check `timedOut`. `filter.limit` must be nil.
-    public func waitForRequests(count: Int = 1, filter: RequestFilter = RequestFilter(),
-                                timeout: TimeInterval = 10) async throws -> WaitResult {
+    public func waitForRequests(
+        count: Int = 1, filter: RequestFilter = RequestFilter(),
+        timeout: TimeInterval = 10
+    ) async throws -> WaitResult {
         let ms = Int((max(0, min(timeout, 60)) * 1000).rounded())
-        let query = filter.queryItems + [URLQueryItem(name: "count", value: String(count)),
-                                         URLQueryItem(name: "timeout_ms", value: String(ms))]
-        return try decode(WaitResult.self, try await call("GET", "/__admin/requests/wait", query: query,
-                                                          timeout: Double(ms) / 1000 + 10))
+        let query =
+            filter.queryItems + [
+                URLQueryItem(name: "count", value: String(count)),
+                URLQueryItem(name: "timeout_ms", value: String(ms))
+            ]
+        return try decode(
+            WaitResult.self,
+            try await call(
+                "GET", "/__admin/requests/wait", query: query,
+                timeout: Double(ms) / 1000 + 10))
     }
 
     /// The id of the latest journal entry: pass it as `since` / `sinceId` to see only what came after.
     public func mark() async throws -> Int64 {
-        struct Mark: Decodable { var last_id: Int64 }
-        return try decode(Mark.self, try await call("GET", "/__admin/requests/mark")).last_id
+        struct Mark: Decodable {
+            var lastId: Int64
+            enum CodingKeys: String, CodingKey { case lastId = "last_id" }
+        }
+        return try decode(Mark.self, try await call("GET", "/__admin/requests/mark")).lastId
     }
 
     /// Throws a `FindingsError` listing every finding (and its request) recorded after `since`.
@@ -121,7 +133,10 @@ public struct SKANMockClient: Sendable {
     @discardableResult
     public func reset(scope: ResetScope = .state) async throws -> [String] {
         struct Reset: Decodable { var reset: [String] }
-        return try decode(Reset.self, try await call("POST", "/__admin/reset", query: [URLQueryItem(name: "scope", value: scope.rawValue)])).reset
+        return try decode(
+            Reset.self,
+            try await call("POST", "/__admin/reset", query: [URLQueryItem(name: "scope", value: scope.rawValue)])
+        ).reset
     }
 
     /// `GET /__admin/report`: the summary per device (the shape `skan-mock report --json` prints).
@@ -134,9 +149,15 @@ public struct SKANMockClient: Sendable {
     /// What Apple would send for a device, at one crowd-anonymity tier or (nil) all four; nil when
     /// the server does not know the device.
     public func postbacks(_ id: String, tier: Int? = nil) async throws -> Postbacks? {
-        let path = "/__admin/devices/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id) + "/postbacks"
+        let path =
+            "/__admin/devices/"
+            + (id.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
+            + "/postbacks"
         do {
-            return try decode(Postbacks.self, try await call("GET", path, query: tier.map { [URLQueryItem(name: "tier", value: String($0))] } ?? []))
+            return try decode(
+                Postbacks.self,
+                try await call("GET", path, query: tier.map { [URLQueryItem(name: "tier", value: String($0))] } ?? []))
         } catch SKANMockClientError.unexpectedStatus(404, _) {
             return nil
         }
@@ -144,7 +165,10 @@ public struct SKANMockClient: Sendable {
 
     /// A device's state (events per window, values answered), nil when the server does not know it.
     public func device(_ id: String) async throws -> Device? {
-        let path = "/__admin/devices/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
+        let path =
+            "/__admin/devices/"
+            + (id.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
         do {
             return try decode(Device.self, try await call("GET", path))
         } catch SKANMockClientError.unexpectedStatus(404, _) {
@@ -204,8 +228,10 @@ public struct SKANMockClient: Sendable {
         }
     }
 
-    private func call(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                      timeout: TimeInterval = 30) async throws -> Data {
+    private func call(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+        timeout: TimeInterval = 30
+    ) async throws -> Data {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw SKANMockClientError.transport("bad base URL \(baseURL)")
         }
@@ -241,8 +267,8 @@ public struct SKANMockClient: Sendable {
     }
 }
 
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -22,11 +22,15 @@ public struct FindingsError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let count = entries.reduce(0) { $0 + $1.issues.count }
-        var lines = ["skan-mock recorded \(count) finding\(count == 1 ? "" : "s") in \(entries.count) request\(entries.count == 1 ? "" : "s"):"]
+        var lines = [
+            "skan-mock recorded \(count) finding\(count == 1 ? "" : "s") in \(entries.count) request\(entries.count == 1 ? "" : "s"):"
+        ]
         for e in entries {
             for f in e.issues {
                 let param = f.param.map { " \($0)" } ?? ""
-                lines.append("  request #\(e.id) \(e.method) \(e.path) device \(e.device ?? "-"):\(param) \(f.code): \(f.message)")
+                lines.append(
+                    "  request #\(e.id) \(e.method) \(e.path) device \(e.device ?? "-"):\(param) \(f.code): \(f.message)"
+                )
             }
         }
         return lines.joined(separator: "\n")

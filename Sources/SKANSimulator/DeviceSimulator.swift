@@ -22,7 +22,8 @@ public final class DeviceSimulator {
     private let clock: @Sendable () -> Int64
     private var stepNumber = 0
 
-    public init(scenario: SimulationScenario, transport: any SimulatorTransport, clock: @escaping @Sendable () -> Int64) {
+    public init(scenario: SimulationScenario, transport: any SimulatorTransport, clock: @escaping @Sendable () -> Int64)
+    {
         self.scenario = scenario
         self.transport = transport
         self.clock = clock
@@ -31,7 +32,9 @@ public final class DeviceSimulator {
     /// Runs every step in order, handing each report to `onStep` as soon as it is done (so output
     /// streams); stops at the first transport failure, which it rethrows.
     @discardableResult
-    public func run(onStep: (SimulationStepReport) -> Void = { _ in }) throws(SimulatorTransportError) -> [SimulationStepReport] {
+    public func run(onStep: (SimulationStepReport) -> Void = { _ in }) throws(SimulatorTransportError)
+        -> [SimulationStepReport]
+    {
         var reports: [SimulationStepReport] = []
         for step in scenario.steps {
             let report = try perform(step)
@@ -65,12 +68,15 @@ public final class DeviceSimulator {
                 outcome = apply(exchange.body, at: now)
             }
             if scenario.s2s {
-                exchanges.append(try forward(event == Self.sessionEvent ? Self.launchPath : Self.eventPath,
-                                             event == Self.sessionEvent ? .launch : .event,
-                                             event: event == Self.sessionEvent ? nil : event))
+                exchanges.append(
+                    try forward(
+                        event == Self.sessionEvent ? Self.launchPath : Self.eventPath,
+                        event == Self.sessionEvent ? .launch : .event,
+                        event: event == Self.sessionEvent ? nil : event))
             }
         case .revenue(let amount, let currency, let admon):
-            outcome = device.addRevenue(amount, currency: currency, admon: admon, at: now)
+            outcome =
+                device.addRevenue(amount, currency: currency, admon: admon, at: now)
                 ? .revenueAdded(window: device.window(at: now)) : .revenueIgnored
         case .advance(let seconds):
             advanced += seconds
@@ -79,8 +85,9 @@ public final class DeviceSimulator {
         }
         // register and advance are shown where they leave the device; the others where they acted.
         let shown = step == .register || step.action == "advance" ? position(at: now) : before
-        return SimulationStepReport(number: stepNumber, step: step, window: shown.window, age: shown.age,
-                                    exchanges: exchanges, outcome: outcome, device: device)
+        return SimulationStepReport(
+            number: stepNumber, step: step, window: shown.window, age: shown.age,
+            exchanges: exchanges, outcome: outcome, device: device)
     }
 
     /// The window and age the snippet would compute now (age nil before registration).
@@ -92,25 +99,33 @@ public final class DeviceSimulator {
     /// `getConversionValueFromServer`: `prepareQueryParams` then one GET.
     private func send(_ event: String) throws(SimulatorTransportError) -> SimulationExchange {
         let app = scenario.app
-        let parameters = [("a", app.apiKey), ("v", app.osVersion), ("i", app.bundle), ("app_v", app.version), ("n", event),
-                          ("p", "iOS"), ("idfv", scenario.device), ("idfa", app.idfa)] + device.skanDetails()
+        let parameters =
+            [
+                ("a", app.apiKey), ("v", app.osVersion), ("i", app.bundle), ("app_v", app.version), ("n", event),
+                ("p", "iOS"), ("idfv", scenario.device), ("idfa", app.idfa)
+            ] + device.skanDetails()
         return try exchange(.conversionValue, Self.conversionPath, parameters)
     }
 
     /// The lifecycle example's back end: `getSkanDetails` forwarded to Singular's S2S API.
-    private func forward(_ path: String, _ endpoint: SimulationExchange.Endpoint, event: String?) throws(SimulatorTransportError) -> SimulationExchange {
+    private func forward(_ path: String, _ endpoint: SimulationExchange.Endpoint, event: String?)
+        throws(SimulatorTransportError) -> SimulationExchange
+    {
         let app = scenario.app
         var parameters = [("a", app.apiKey), ("p", "iOS"), ("i", app.bundle), ("idfv", scenario.device)]
         if let event { parameters.append(("n", event)) }
         return try exchange(endpoint, path, parameters + device.skanDetails())
     }
 
-    private func exchange(_ endpoint: SimulationExchange.Endpoint, _ path: String,
-                          _ parameters: [(String, String)]) throws(SimulatorTransportError) -> SimulationExchange {
+    private func exchange(
+        _ endpoint: SimulationExchange.Endpoint, _ path: String,
+        _ parameters: [(String, String)]
+    ) throws(SimulatorTransportError) -> SimulationExchange {
         let target = path + "?" + SimulatorQuery.encode(parameters)
         let response = try transport.get(target)
-        return SimulationExchange(endpoint: endpoint, target: target, parameters: parameters, status: response.status,
-                                  body: String(decoding: response.body, as: UTF8.self))
+        return SimulationExchange(
+            endpoint: endpoint, target: target, parameters: parameters, status: response.status,
+            body: String(decoding: response.body, as: UTF8.self))
     }
 
     /// The completion block of `getConversionValueFromServer` (an HTTP status is not an error to

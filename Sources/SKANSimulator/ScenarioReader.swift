@@ -5,14 +5,18 @@ struct ScenarioReader {
     let file: String
 
     func scenario(_ root: JSONValue) throws(ScenarioError) -> SimulationScenario {
-        let members = try object(root, "$", allowed: ["$schema", "name", "description", "device", "app", "s2s", "steps"])
-        let name = try members["name"].map { v throws(ScenarioError) in try nonEmptyString(v, "$.name") }
+        let members = try object(
+            root, "$", allowed: ["$schema", "name", "description", "device", "app", "s2s", "steps"])
+        let name =
+            try members["name"].map { v throws(ScenarioError) in try nonEmptyString(v, "$.name") }
             ?? SimulationScenario.baseName(file)
         let description = try members["description"].map { v throws(ScenarioError) in try string(v, "$.description") }
         let device = try members["device"].map { v throws(ScenarioError) in try nonEmptyString(v, "$.device") }
         let s2s = try members["s2s"].map { v throws(ScenarioError) in try bool(v, "$.s2s") } ?? false
         guard let stepsValue = members["steps"] else { throw fail("$", "missing \"steps\" (an array of steps)") }
-        guard let items = stepsValue.arrayValue else { throw fail("$.steps", "expected an array, found \(stepsValue.typeName)") }
+        guard let items = stepsValue.arrayValue else {
+            throw fail("$.steps", "expected an array, found \(stepsValue.typeName)")
+        }
         var steps: [SimulationStep] = []
         for (index, item) in items.enumerated() {
             steps.append(try step(item, "$.steps[\(index)]"))
@@ -39,7 +43,8 @@ struct ScenarioReader {
             throw fail(path, "expected an object with one of \(kinds.joined(separator: ", ")), found \(value.typeName)")
         }
         guard members.count == 1, let member = members.first else {
-            throw fail(path, "a step has exactly one key, one of \(kinds.joined(separator: ", ")); found \(members.count)")
+            throw fail(
+                path, "a step has exactly one key, one of \(kinds.joined(separator: ", ")); found \(members.count)")
         }
         let inner = path + "." + member.key
         switch member.key {
@@ -57,7 +62,9 @@ struct ScenarioReader {
             guard let amount = amountValue.doubleValue else {
                 throw fail(inner + ".amount", "expected a number, found \(amountValue.typeName)")
             }
-            guard let currencyValue = fields["currency"] else { throw fail(inner, "missing \"currency\" (e.g. \"USD\")") }
+            guard let currencyValue = fields["currency"] else {
+                throw fail(inner, "missing \"currency\" (e.g. \"USD\")")
+            }
             let currency = try nonEmptyString(currencyValue, inner + ".currency")
             let admon = try fields["admon"].map { v throws(ScenarioError) in try bool(v, inner + ".admon") } ?? false
             return .revenue(amount: amount, currency: currency, admon: admon)
@@ -70,7 +77,10 @@ struct ScenarioReader {
                 throw fail(inner, "expected seconds or a duration such as \"49h\", found \(member.value.typeName)")
             }
             guard let seconds = SimulationDuration.seconds(text) else {
-                throw fail(inner, "'\(text)' is not a duration: use seconds or a number with s, m, h or d (\"90\", \"30m\", \"49h\", \"1d12h\")")
+                throw fail(
+                    inner,
+                    "'\(text)' is not a duration: use seconds or a number with s, m, h or d (\"90\", \"30m\", \"49h\", \"1d12h\")"
+                )
             }
             return .advance(seconds: seconds)
         default:
@@ -80,12 +90,15 @@ struct ScenarioReader {
 
     // MARK: typed reads
 
-    private func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> [String: JSONValue] {
+    private func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> [String:
+        JSONValue]
+    {
         guard let members = value.objectValue else { throw fail(path, "expected an object, found \(value.typeName)") }
         var result: [String: JSONValue] = [:]
         for member in members {
             guard allowed.contains(member.key) else {
-                let hint = allowed.isEmpty ? "it takes no keys ({})" : "expected one of \(allowed.joined(separator: ", "))"
+                let hint =
+                    allowed.isEmpty ? "it takes no keys ({})" : "expected one of \(allowed.joined(separator: ", "))"
                 throw fail(path, "unknown key \"\(member.key)\"; \(hint)")
             }
             guard result[member.key] == nil else { throw fail(path, "the key \"\(member.key)\" is repeated") }

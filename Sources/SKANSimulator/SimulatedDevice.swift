@@ -45,7 +45,8 @@ public struct SimulatedDevice: Sendable, Equatable {
 
     /// `valuesHasBeenUpdated:coarseValue:lockWindow:`: the fine value (and its previous) only in p0;
     /// per window the coarse value, its previous, and the lock time; always the last-call time.
-    public mutating func valuesHaveBeenUpdated(fine value: Int64, coarse coarseValue: Int64?, lock: Bool, at now: Int64) {
+    public mutating func valuesHaveBeenUpdated(fine value: Int64, coarse coarseValue: Int64?, lock: Bool, at now: Int64)
+    {
         if let window = window(at: now) {
             if window == 0 {
                 prevFine = fine
@@ -88,7 +89,9 @@ public struct SimulatedDevice: Sendable, Equatable {
     public func skanDetails() -> [(String, String)] {
         var details: [(String, String)] = []
         func put(_ key: String, _ value: Int64?) { if let value { details.append((key, String(value))) } }
-        func put(_ key: String, _ value: [String: Double]?) { if let value { details.append((key, Self.json(value).description)) } }
+        func put(_ key: String, _ value: [String: Double]?) {
+            if let value { details.append((key, Self.json(value).description)) }
+        }
         put("skan_current_conversion_value", fine)
         put("prev_fine_value", prevFine)
         for window in 0..<3 {
@@ -111,17 +114,20 @@ public struct SimulatedDevice: Sendable, Equatable {
         func money(_ value: [String: Double]?) -> JSONValue { value.map(Self.json) ?? .null }
         var windows: [JSONValue] = []
         for n in 0..<3 {
-            windows.append(.object([
-                JSONMember("coarse", int(coarse[n])), JSONMember("prev_coarse", int(prevCoarse[n])),
-                JSONMember("window_lock", int(windowLock[n])),
-                JSONMember("iap_revenue", money(windowRevenue[n])), JSONMember("admon_revenue", money(windowAdmonRevenue[n])),
-            ]))
+            windows.append(
+                .object([
+                    JSONMember("coarse", int(coarse[n])), JSONMember("prev_coarse", int(prevCoarse[n])),
+                    JSONMember("window_lock", int(windowLock[n])),
+                    JSONMember("iap_revenue", money(windowRevenue[n])),
+                    JSONMember("admon_revenue", money(windowAdmonRevenue[n]))
+                ]))
         }
         return .object([
             JSONMember("fine", int(fine)), JSONMember("prev_fine", int(prevFine)),
             JSONMember("p0", windows[0]), JSONMember("p1", windows[1]), JSONMember("p2", windows[2]),
-            JSONMember("total_revenue", money(totalRevenue)), JSONMember("total_admon_revenue", money(totalAdmonRevenue)),
-            JSONMember("first_call", int(firstCall)), JSONMember("last_call", int(lastCall)),
+            JSONMember("total_revenue", money(totalRevenue)),
+            JSONMember("total_admon_revenue", money(totalAdmonRevenue)),
+            JSONMember("first_call", int(firstCall)), JSONMember("last_call", int(lastCall))
         ])
     }
 

@@ -19,7 +19,9 @@ public struct SimulationScenario: Sendable, Equatable {
     public var s2s = false
     public var steps: [SimulationStep]
 
-    public init(name: String, description: String? = nil, device: String? = nil, s2s: Bool = false, steps: [SimulationStep]) {
+    public init(
+        name: String, description: String? = nil, device: String? = nil, s2s: Bool = false, steps: [SimulationStep]
+    ) {
         self.name = name
         self.description = description
         self.device = device ?? Self.defaultDevice(for: name)
@@ -61,7 +63,8 @@ public struct SimulationScenario: Sendable, Equatable {
         do {
             root = try JSONParser.parse(text)
         } catch {
-            throw ScenarioError(file: file, location: "line \(error.line), column \(error.column)", reason: error.reason)
+            throw ScenarioError(
+                file: file, location: "line \(error.line), column \(error.column)", reason: error.reason)
         }
         return try ScenarioReader(file: file).scenario(root)
     }

@@ -12,8 +12,10 @@ public struct SimulationStepReport: Sendable, Equatable {
     public var outcome: SimulationOutcome
     public var device: SimulatedDevice
 
-    public init(number: Int, step: SimulationStep, window: Int?, age: Int64?, exchanges: [SimulationExchange],
-                outcome: SimulationOutcome, device: SimulatedDevice) {
+    public init(
+        number: Int, step: SimulationStep, window: Int?, age: Int64?, exchanges: [SimulationExchange],
+        outcome: SimulationOutcome, device: SimulatedDevice
+    ) {
         self.number = number
         self.step = step
         self.window = window

@@ -16,7 +16,8 @@ public enum SimulationTranscript {
     // MARK: text
 
     public static func lines(_ report: SimulationStepReport) -> [String] {
-        let prefix = "[\(report.windowLabel) +\(report.age.map(SimulationDuration.text) ?? "0s")] \(describe(report.step))"
+        let prefix =
+            "[\(report.windowLabel) +\(report.age.map(SimulationDuration.text) ?? "0s")] \(describe(report.step))"
         let outcome = describe(report.outcome, report)
         var lines: [String] = []
         let conversion = report.exchanges.first { $0.endpoint == .conversionValue }
@@ -31,7 +32,8 @@ public enum SimulationTranscript {
         return lines
     }
 
-    public static func summary(_ reports: [SimulationStepReport], _ simulator: DeviceSimulator, now: Int64) -> [String] {
+    public static func summary(_ reports: [SimulationStepReport], _ simulator: DeviceSimulator, now: Int64) -> [String]
+    {
         let counts = Counts(reports)
         let device = simulator.device
         let age = device.firstCall.map { now - $0 }
@@ -39,12 +41,15 @@ public enum SimulationTranscript {
         var lines = [
             "done: \(plural(reports.count, "step")), \(plural(counts.requests, "request")) (\(counts.conversion) conversion_value, "
                 + "\(counts.requests - counts.conversion) s2s), \(plural(counts.errors, "error")); simulated clock +\(SimulationDuration.text(simulator.advanced))",
-            "device \(simulator.scenario.device): \(window)" + (age.map { ", age \(SimulationDuration.text($0))" } ?? ""),
-            "  fine \(text(device.fine)) (prev \(text(device.prevFine)))",
+            "device \(simulator.scenario.device): \(window)"
+                + (age.map { ", age \(SimulationDuration.text($0))" } ?? ""),
+            "  fine \(text(device.fine)) (prev \(text(device.prevFine)))"
         ]
         for n in 0..<3 {
-            lines.append("  p\(n) coarse \(coarseName(device.coarse[n])) (prev \(coarseName(device.prevCoarse[n]))), "
-                + "lock \(text(device.windowLock[n])), iap \(money(device.windowRevenue[n])), admon \(money(device.windowAdmonRevenue[n]))")
+            lines.append(
+                "  p\(n) coarse \(coarseName(device.coarse[n])) (prev \(coarseName(device.prevCoarse[n]))), "
+                    + "lock \(text(device.windowLock[n])), iap \(money(device.windowRevenue[n])), admon \(money(device.windowAdmonRevenue[n]))"
+            )
         }
         lines.append("  total iap \(money(device.totalRevenue)), admon \(money(device.totalAdmonRevenue))")
         lines.append("  first call \(text(device.firstCall)), last call \(text(device.lastCall))")
@@ -54,7 +59,9 @@ public enum SimulationTranscript {
     // MARK: JSON Lines
 
     public static func json(_ report: SimulationStepReport) -> String {
-        var members = [JSONMember("step", .int(Int64(report.number))), JSONMember("action", .string(report.step.action))]
+        var members = [
+            JSONMember("step", .int(Int64(report.number))), JSONMember("action", .string(report.step.action))
+        ]
         switch report.step {
         case .event(let name): members.append(JSONMember("event", .string(name)))
         case .revenue(let amount, let currency, let admon):
@@ -66,10 +73,18 @@ public enum SimulationTranscript {
         }
         members.append(JSONMember("window", .string(report.windowLabel)))
         members.append(JSONMember("age_s", report.age.map { .int($0) } ?? .null))
-        members.append(JSONMember("requests", .array(report.exchanges.map { exchange in
-            .object([JSONMember("endpoint", .string(exchange.endpoint.rawValue)), JSONMember("target", .string(exchange.target)),
-                     JSONMember("status", .int(Int64(exchange.status))), JSONMember("body", .string(exchange.body))])
-        })))
+        members.append(
+            JSONMember(
+                "requests",
+                .array(
+                    report.exchanges.map { exchange in
+                        .object([
+                            JSONMember("endpoint", .string(exchange.endpoint.rawValue)),
+                            JSONMember("target", .string(exchange.target)),
+                            JSONMember("status", .int(Int64(exchange.status))),
+                            JSONMember("body", .string(exchange.body))
+                        ])
+                    })))
         members.append(JSONMember("outcome", json(report.outcome)))
         members.append(JSONMember("device", report.device.json))
         return JSONValue.object(members).description
@@ -77,12 +92,19 @@ public enum SimulationTranscript {
 
     public static func jsonSummary(_ reports: [SimulationStepReport], _ simulator: DeviceSimulator) -> String {
         let counts = Counts(reports)
-        return JSONValue.object([JSONMember("summary", .object([
-            JSONMember("scenario", .string(simulator.scenario.name)), JSONMember("device", .string(simulator.scenario.device)),
-            JSONMember("steps", .int(Int64(reports.count))), JSONMember("requests", .int(Int64(counts.requests))),
-            JSONMember("errors", .int(Int64(counts.errors))), JSONMember("advanced_s", .int(simulator.advanced)),
-            JSONMember("state", simulator.device.json),
-        ]))]).description
+        return JSONValue.object([
+            JSONMember(
+                "summary",
+                .object([
+                    JSONMember("scenario", .string(simulator.scenario.name)),
+                    JSONMember("device", .string(simulator.scenario.device)),
+                    JSONMember("steps", .int(Int64(reports.count))),
+                    JSONMember("requests", .int(Int64(counts.requests))),
+                    JSONMember("errors", .int(Int64(counts.errors))),
+                    JSONMember("advanced_s", .int(simulator.advanced)),
+                    JSONMember("state", simulator.device.json)
+                ]))
+        ]).description
     }
 
     /// A request that went out and was answered with anything but HTTP 200 and `"status":"ok"`.
@@ -113,7 +135,8 @@ public enum SimulationTranscript {
         case .register: return "register"
         case .session: return "session"
         case .event(let name): return "event \(name)"
-        case .revenue(let amount, let currency, let admon): return "revenue \(amount) \(currency)\(admon ? " (admon)" : "")"
+        case .revenue(let amount, let currency, let admon):
+            return "revenue \(amount) \(currency)\(admon ? " (admon)" : "")"
         case .advance(let seconds): return "advance \(SimulationDuration.text(seconds))"
         }
     }
@@ -122,7 +145,8 @@ public enum SimulationTranscript {
         let shown = exchange.parameters.filter { !identityKeys.contains($0.0) }
         let path = exchange.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.target
         let answer = exchange.body.isEmpty ? "(empty body)" : exchange.body
-        return "-> GET \(path)?\(SimulatorQuery.readable(shown))  <- " + (exchange.status == 200 ? "" : "HTTP \(exchange.status) ") + answer
+        return "-> GET \(path)?\(SimulatorQuery.readable(shown))  <- "
+            + (exchange.status == 200 ? "" : "HTTP \(exchange.status) ") + answer
     }
 
     static func describe(_ outcome: SimulationOutcome, _ report: SimulationStepReport) -> String {
@@ -133,7 +157,8 @@ public enum SimulationTranscript {
             return "already registered: nothing done"
         case .applied(let fine, let coarse, let lock, let window):
             if let window, window > 0 {
-                return "applied to p\(window): coarse=\(coarseName(coarse)) lock=\(lock) (fine \(fine) not stored: iOS ignores it after p0)"
+                return
+                    "applied to p\(window): coarse=\(coarseName(coarse)) lock=\(lock) (fine \(fine) not stored: iOS ignores it after p0)"
             }
             return "applied fine=\(fine) coarse=\(coarseName(coarse)) lock=\(lock)"
         case .nothingToUpdate:
@@ -161,17 +186,24 @@ public enum SimulationTranscript {
     }
 
     static func json(_ outcome: SimulationOutcome) -> JSONValue {
-        func kind(_ name: String, _ more: [JSONMember] = []) -> JSONValue { .object([JSONMember("kind", .string(name))] + more) }
+        func kind(_ name: String, _ more: [JSONMember] = []) -> JSONValue {
+            .object([JSONMember("kind", .string(name))] + more)
+        }
         switch outcome {
         case .registered(let first): return kind("registered", [JSONMember("first_call", .int(first))])
         case .alreadyRegistered: return kind("already_registered")
         case .applied(let fine, let coarse, let lock, let window):
-            return kind("applied", [JSONMember("fine", .int(fine)), JSONMember("coarse", coarse.map { .int($0) } ?? .null),
-                                    JSONMember("lock", .bool(lock)), JSONMember("window", window.map { .string("p\($0)") } ?? .null)])
+            return kind(
+                "applied",
+                [
+                    JSONMember("fine", .int(fine)), JSONMember("coarse", coarse.map { .int($0) } ?? .null),
+                    JSONMember("lock", .bool(lock)), JSONMember("window", window.map { .string("p\($0)") } ?? .null)
+                ])
         case .nothingToUpdate: return kind("nothing_to_update")
         case .failed(let reason): return kind("error", [JSONMember("reason", .string(reason))])
         case .skippedWindowOver: return kind("skipped_window_over")
-        case .revenueAdded(let window): return kind("revenue_added", [JSONMember("window", window.map { .string("p\($0)") } ?? .null)])
+        case .revenueAdded(let window):
+            return kind("revenue_added", [JSONMember("window", window.map { .string("p\($0)") } ?? .null)])
         case .revenueIgnored: return kind("revenue_ignored")
         case .advanced(let seconds): return kind("advanced", [JSONMember("seconds", .int(seconds))])
         }

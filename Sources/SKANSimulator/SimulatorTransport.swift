@@ -37,7 +37,8 @@ public struct HTTPProbeTransport: SimulatorTransport {
 
     public func get(_ target: String) throws(SimulatorTransportError) -> SimulatorResponse {
         do {
-            let answer = try HTTPProbe.get(host: base.host, port: base.port, path: base.basePath + target, timeout: timeout)
+            let answer = try HTTPProbe.get(
+                host: base.host, port: base.port, path: base.basePath + target, timeout: timeout)
             return SimulatorResponse(status: answer.status, body: answer.body)
         } catch {
             throw SimulatorTransportError("\(base.description): \(error.description)")

@@ -28,9 +28,13 @@ public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
         var host = Substring(authority)
         var portText: Substring?
         if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { throw Invalid(description: "'\(text)': unclosed [ in the host") }
+            guard let close = host.firstIndex(of: "]") else {
+                throw Invalid(description: "'\(text)': unclosed [ in the host")
+            }
             let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw Invalid(description: "'\(text)': unexpected '\(after)' after the host")
             }
             host = host[host.index(after: host.startIndex)..<close]

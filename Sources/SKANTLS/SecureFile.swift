@@ -1,76 +1,82 @@
 #if SKAN_MOCK_TLS
-import SystemPOSIX
+    import SystemPOSIX
 
-/// Reading and writing the state folder's files through SystemPOSIX, because their modes matter:
-/// private keys 0600, the folder 0700, each file replaced whole (a crash never leaves half a key).
-/// Failures name the file at fault.
-enum SecureFile {
-    static func contents(of path: String) throws(TLSSetupError) -> [UInt8] {
-        let limit = 1 << 20
-        let bytes: [UInt8]
-        do {
-            bytes = try System.readFile(path, limit: limit)
-        } catch {
-            throw TLSSetupError(file: path, error.reason)
-        }
-        if bytes.count > limit { throw TLSSetupError(file: path, "larger than 1 MiB, not a PEM file") }
-        return bytes
-    }
-
-    /// Writes `bytes` to a temporary file with `mode`, then renames it over `path`.
-    static func replace(_ path: String, with bytes: [UInt8], mode: Int) throws(TLSSetupError) {
-        do {
-            try System.writeFileAtomically(path, bytes, mode: mode)
-        } catch {
-            // Only opening concerns the temporary file; every later failure is the file's own.
-            throw TLSSetupError(file: error.function.description == "open" ? System.temporaryPath(for: path) : path, error.reason)
-        }
-    }
-
-    /// Takes away the group's and others' permissions from `path` when it has any (a state folder
-    /// made 0777 by hand, a key copied with 0644): the lines saying what was changed, for the log.
-    static func makePrivate(_ path: String, mode: Int) throws(TLSSetupError) -> [String] {
-        guard let current = System.permissions(path), current & 0o077 != 0 else { return [] }
-        if let error = System.setPermissions(path, mode) { throw TLSSetupError(file: path, "readable by others (mode \(String(current, radix: 8))) and \(error.reason)") }
-        return ["\(path) was open to other users (mode \(String(current, radix: 8))): set to \(String(mode, radix: 8))"]
-    }
-
-    /// Creates `path` and any missing parents with mode 0700; an existing folder is left as it is.
-    static func makeDirectory(_ path: String) throws(TLSSetupError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
+    /// Reading and writing the state folder's files through SystemPOSIX, because their modes matter:
+    /// private keys 0600, the folder 0700, each file replaced whole (a crash never leaves half a key).
+    /// Failures name the file at fault.
+    enum SecureFile {
+        static func contents(of path: String) throws(TLSSetupError) -> [UInt8] {
+            let limit = 1 << 20
+            let bytes: [UInt8]
             do {
-                try System.makeDirectory(current, mode: 0o700)
+                bytes = try System.readFile(path, limit: limit)
             } catch {
-                throw TLSSetupError(file: current, error.reason)
+                throw TLSSetupError(file: path, error.reason)
+            }
+            if bytes.count > limit { throw TLSSetupError(file: path, "larger than 1 MiB, not a PEM file") }
+            return bytes
+        }
+
+        /// Writes `bytes` to a temporary file with `mode`, then renames it over `path`.
+        static func replace(_ path: String, with bytes: [UInt8], mode: Int) throws(TLSSetupError) {
+            do {
+                try System.writeFileAtomically(path, bytes, mode: mode)
+            } catch {
+                // Only opening concerns the temporary file; every later failure is the file's own.
+                throw TLSSetupError(
+                    file: error.function.description == "open" ? System.temporaryPath(for: path) : path, error.reason)
             }
         }
-        guard System.isDirectory(path) else { throw TLSSetupError(file: path, "not a folder") }
-    }
 
-    /// Opens (creating, 0600) and exclusively locks `path` with flock, waiting for another holder;
-    /// returns the descriptor for ``unlock(_:)``.
-    static func lock(_ path: String) throws(TLSSetupError) -> Int32 {
-        do {
-            return try System.lockFile(path, mode: 0o600)
-        } catch {
-            throw TLSSetupError(file: path, error.reason)
+        /// Takes away the group's and others' permissions from `path` when it has any (a state folder
+        /// made 0777 by hand, a key copied with 0644): the lines saying what was changed, for the log.
+        static func makePrivate(_ path: String, mode: Int) throws(TLSSetupError) -> [String] {
+            guard let current = System.permissions(path), current & 0o077 != 0 else { return [] }
+            if let error = System.setPermissions(path, mode) {
+                throw TLSSetupError(
+                    file: path, "readable by others (mode \(String(current, radix: 8))) and \(error.reason)")
+            }
+            return [
+                "\(path) was open to other users (mode \(String(current, radix: 8))): set to \(String(mode, radix: 8))"
+            ]
+        }
+
+        /// Creates `path` and any missing parents with mode 0700; an existing folder is left as it is.
+        static func makeDirectory(_ path: String) throws(TLSSetupError) {
+            var current = path.hasPrefix("/") ? "" : "."
+            for component in path.split(separator: "/") {
+                current += "/" + component
+                do {
+                    try System.makeDirectory(current, mode: 0o700)
+                } catch {
+                    throw TLSSetupError(file: current, error.reason)
+                }
+            }
+            guard System.isDirectory(path) else { throw TLSSetupError(file: path, "not a folder") }
+        }
+
+        /// Opens (creating, 0600) and exclusively locks `path` with flock, waiting for another holder;
+        /// returns the descriptor for ``unlock(_:)``.
+        static func lock(_ path: String) throws(TLSSetupError) -> Int32 {
+            do {
+                return try System.lockFile(path, mode: 0o600)
+            } catch {
+                throw TLSSetupError(file: path, error.reason)
+            }
+        }
+
+        static func unlock(_ fd: Int32) {
+            System.unlockFile(fd)
+        }
+
+        static func exists(_ path: String) -> Bool { System.fileExists(path) }
+
+        /// `path` made absolute against the current folder, for messages a user copies.
+        static func absolute(_ path: String) -> String {
+            if path.hasPrefix("/") { return path }
+            guard let base = System.currentDirectory() else { return path }
+            let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+            return relative.isEmpty || relative == "." ? base : base + "/" + relative
         }
     }
-
-    static func unlock(_ fd: Int32) {
-        System.unlockFile(fd)
-    }
-
-    static func exists(_ path: String) -> Bool { System.fileExists(path) }
-
-    /// `path` made absolute against the current folder, for messages a user copies.
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        guard let base = System.currentDirectory() else { return path }
-        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        return relative.isEmpty || relative == "." ? base : base + "/" + relative
-    }
-}
 #endif

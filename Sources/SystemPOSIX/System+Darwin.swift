@@ -1,292 +1,305 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 
-// The system calls on macOS, written from Apple's headers and man pages. `System+Glibc.swift` has
-// the same functions for Linux; keep the two sets equal (PortabilityTests checks it). Where Linux
-// has a one-call form macOS lacks: `accept4` is `accept` + `fcntl`, `SOCK_CLOEXEC`/`SOCK_NONBLOCK`
-// are `fcntl` after `socket`, and `MSG_NOSIGNAL` is `SO_NOSIGPIPE` set once on the socket.
+    // The system calls on macOS, written from Apple's headers and man pages. `System+Glibc.swift` has
+    // the same functions for Linux; keep the two sets equal (PortabilityTests checks it). Where Linux
+    // has a one-call form macOS lacks: `accept4` is `accept` + `fcntl`, `SOCK_CLOEXEC`/`SOCK_NONBLOCK`
+    // are `fcntl` after `socket`, and `MSG_NOSIGNAL` is `SO_NOSIGPIPE` set once on the socket.
 
-extension System {
-    // MARK: - Sockets
+    extension System {
+        // MARK: - Sockets
 
-    /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
-    /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
-    public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = SOCK_STREAM
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
+        /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
+        /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
+        public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
+            var hints = addrinfo()
+            hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = SOCK_STREAM
+            var list: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(host, String(port), &hints, &list)
+            guard status == 0, let first = list else {
+                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
+            }
+            defer { freeaddrinfo(list) }
+
+            var lastError = SystemError(code: EADDRNOTAVAIL, function: "bind")
+            var candidate: UnsafeMutablePointer<addrinfo>? = first
+            while let info = candidate {
+                candidate = info.pointee.ai_next
+                let fd = Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+                guard fd >= 0 else {
+                    lastError = SystemError(code: errno, function: "socket")
+                    continue
+                }
+                addFlags(fd, status: O_NONBLOCK, descriptor: FD_CLOEXEC)
+                setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+                if Darwin.bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
+                    lastError = SystemError(code: errno, function: "bind")
+                } else if Darwin.listen(fd, backlog) != 0 {
+                    lastError = SystemError(code: errno, function: "listen")
+                } else {
+                    return fd
+                }
+                _ = Darwin.close(fd)
+            }
+            throw lastError
         }
-        defer { freeaddrinfo(list) }
 
-        var lastError = SystemError(code: EADDRNOTAVAIL, function: "bind")
-        var candidate: UnsafeMutablePointer<addrinfo>? = first
-        while let info = candidate {
-            candidate = info.pointee.ai_next
-            let fd = Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastError = SystemError(code: errno, function: "socket")
-                continue
+        /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
+        public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = SOCK_STREAM
+            var list: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(host, String(port), &hints, &list)
+            guard status == 0, let info = list else {
+                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
             }
-            addFlags(fd, status: O_NONBLOCK, descriptor: FD_CLOEXEC)
-            setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-            if Darwin.bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
-                lastError = SystemError(code: errno, function: "bind")
-            } else if Darwin.listen(fd, backlog) != 0 {
-                lastError = SystemError(code: errno, function: "listen")
-            } else {
-                return fd
+            defer { freeaddrinfo(list) }
+            let fd = try syscallValue("socket") {
+                Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             }
+            addFlags(fd, descriptor: FD_CLOEXEC)
+            setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
+            var interval = timeval(tv_sec: Int(timeout), tv_usec: Int32((timeout - timeout.rounded(.down)) * 1e6))
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+            guard Darwin.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+                let error = SystemError(code: errno, function: "connect")
+                _ = Darwin.close(fd)
+                throw error
+            }
+            return fd
+        }
+
+        /// The next pending connection, made non-blocking, close-on-exec and SIGPIPE-free (macOS has
+        /// no `accept4`), with the peer's `address:port`.
+        public static func accept(_ fd: Int32) throws(SystemError) -> IOResult<(fd: Int32, remote: String)> {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let result = try syscall("accept") {
+                withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Darwin.accept(fd, $0, &length) }
+                }
+            }
+            switch result {
+            case .done(let client):
+                addFlags(client, status: O_NONBLOCK, descriptor: FD_CLOEXEC)
+                setOption(client, SOL_SOCKET, SO_NOSIGPIPE, 1)
+                return .done((client, describe(storage)))
+            case .wouldBlock:
+                return .wouldBlock
+            }
+        }
+
+        /// Small answers must not wait for Nagle's algorithm.
+        public static func setNoDelay(_ fd: Int32) {
+            setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        }
+
+        /// The port a socket is bound to (after binding to port 0).
+        public static func localPort(_ fd: Int32) -> Int {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            _ = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return address(storage).port
+        }
+
+        /// Sends; SIGPIPE is off for the socket (`SO_NOSIGPIPE`, set by `accept` and `connect`).
+        public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<
+            Int
+        > {
+            try syscall("send") { Darwin.send(fd, bytes, count, 0) }
+        }
+
+        /// Shuts our sending side (a FIN), leaving the socket readable.
+        public static func shutdownWrite(_ fd: Int32) {
+            _ = Darwin.shutdown(fd, SHUT_WR)
+        }
+
+        // MARK: - Descriptors
+
+        public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError)
+            -> IOResult<Int>
+        {
+            try syscall("read") { Darwin.read(fd, buffer, count) }
+        }
+
+        public static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<
+            Int
+        > {
+            try syscall("write") { Darwin.write(fd, bytes, count) }
+        }
+
+        /// Processors online: how many event loops keep every core busy.
+        public static func processorCount() -> Int {
+            Swift.max(1, Int(Darwin.sysconf(_SC_NPROCESSORS_ONLN)))
+        }
+
+        /// Closes `fd`. Not retried on EINTR (the descriptor's state is then unspecified; retrying
+        /// could close another thread's new descriptor).
+        public static func close(_ fd: Int32) {
             _ = Darwin.close(fd)
         }
-        throw lastError
-    }
 
-    /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
-    public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = SOCK_STREAM
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let info = list else {
-            throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
+        // MARK: - Files
+
+        static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+            try syscallValue("open") { Darwin.open(path, O_RDONLY | O_CLOEXEC) }
         }
-        defer { freeaddrinfo(list) }
-        let fd = try syscallValue("socket") { Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol) }
-        addFlags(fd, descriptor: FD_CLOEXEC)
-        setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
-        var interval = timeval(tv_sec: Int(timeout), tv_usec: Int32((timeout - timeout.rounded(.down)) * 1e6))
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        guard Darwin.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-            let error = SystemError(code: errno, function: "connect")
-            _ = Darwin.close(fd)
-            throw error
+
+        /// Opens `path` for writing from the start, creating it (mode 0644) or emptying it.
+        static func openForReplacing(_ path: String) throws(SystemError) -> Int32 {
+            try syscallValue("open") { Darwin.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         }
-        return fd
-    }
 
-    /// The next pending connection, made non-blocking, close-on-exec and SIGPIPE-free (macOS has
-    /// no `accept4`), with the peer's `address:port`.
-    public static func accept(_ fd: Int32) throws(SystemError) -> IOResult<(fd: Int32, remote: String)> {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = try syscall("accept") {
-            withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Darwin.accept(fd, $0, &length) }
-            }
+        /// Opens `path` for appending, creating it (mode 0644) if needed.
+        public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
+            try syscallValue("open") { Darwin.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
         }
-        switch result {
-        case .done(let client):
-            addFlags(client, status: O_NONBLOCK, descriptor: FD_CLOEXEC)
-            setOption(client, SOL_SOCKET, SO_NOSIGPIPE, 1)
-            return .done((client, describe(storage)))
-        case .wouldBlock:
-            return .wouldBlock
+
+        /// Whether `fd` is a regular file (not a pipe, terminal or socket).
+        public static func isRegularFile(_ fd: Int32) -> Bool {
+            var status = stat()
+            return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        }
+
+        /// Device, inode, size and modification time of `path`, or nil when it cannot be `stat`ed.
+        public static func fileSignature(_ path: String) -> FileSignature? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return FileSignature(
+                device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+                size: Int64(info.st_size),
+                modifiedSeconds: Int(info.st_mtimespec.tv_sec), modifiedNanoseconds: Int(info.st_mtimespec.tv_nsec)
+            )
+        }
+
+        // MARK: - Limits
+
+        /// The soft and hard limits on open descriptors (`RLIMIT_NOFILE`); `UInt64.max` when unlimited.
+        static func openFileLimits() -> (soft: UInt64, hard: UInt64) {
+            var limit = rlimit()
+            guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return (0, 0) }
+            return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
+        }
+
+        /// Sets the soft limit on open descriptors, keeping the hard one; the errno when refused
+        /// (EINVAL above OPEN_MAX, which `System.raiseOpenFileLimit` then retries below).
+        static func setOpenFileSoftLimit(_ soft: UInt64, hard: UInt64) -> Int32? {
+            var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+            return setrlimit(RLIMIT_NOFILE, &limit) == 0 ? nil : errno
+        }
+
+        // MARK: - Process
+
+        /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`, in Darwin's `clock_gettime` since macOS 10.12).
+        public static func realtimeMilliseconds() -> Int64 {
+            var ts = timespec()
+            _ = clock_gettime(CLOCK_REALTIME, &ts)
+            return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+        }
+
+        /// The variable's value, or nil when unset.
+        public static func environment(_ name: String) -> String? {
+            guard let value = getenv(name) else { return nil }
+            return String(cString: value)
+        }
+
+        /// Sets `signal` to be ignored (so that a dispatch source can take it, or a dead peer cannot kill us).
+        public static func ignore(_ signal: ProcessSignal) {
+            _ = Darwin.signal(signal.number, SIG_IGN)
+        }
+
+        /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
+        /// the journal log handles, instead of ending the process.
+        public static func ignoreFileSizeLimit() {
+            _ = Darwin.signal(SIGXFSZ, SIG_IGN)
+        }
+
+        /// Ignores SIGPIPE process-wide: a reader that vanishes must cost an EPIPE, not the process.
+        public static func ignoreBrokenPipe() {
+            _ = Darwin.signal(SIGPIPE, SIG_IGN)
+        }
+
+        /// glibc's per-thread arenas have no macOS counterpart to limit: nothing to do.
+        public static func useOneMallocArena() {}
+
+        public static func sleep(microseconds: UInt32) {
+            _ = usleep(microseconds)
+        }
+
+        public static func exit(_ code: Int32) -> Never {
+            Darwin.exit(code)
         }
     }
 
-    /// Small answers must not wait for Nagle's algorithm.
-    public static func setNoDelay(_ fd: Int32) {
-        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-    }
+    /// The poller backend on Darwin: kqueue.
+    enum KqueueBackend: PollerBackend {
+        /// The `kevent` struct, named apart from the `kevent` function.
+        private typealias KEvent = Darwin.kevent
 
-    /// The port a socket is bound to (after binding to port 0).
-    public static func localPort(_ fd: Int32) -> Int {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
+        /// so one dispatch source can watch many sockets. Edge-triggered (`EV_CLEAR`): an event says a
+        /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
+        static func open() throws(SystemError) -> Int32 {
+            let poller = try syscallValue("kqueue") { Darwin.kqueue() }
+            System.addFlags(poller, status: 0, descriptor: FD_CLOEXEC)
+            return poller
         }
-        return address(storage).port
-    }
 
-    /// Sends; SIGPIPE is off for the socket (`SO_NOSIGPIPE`, set by `accept` and `connect`).
-    public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<Int> {
-        try syscall("send") { Darwin.send(fd, bytes, count, 0) }
-    }
+        /// Registers `fd` with `poller` for input and output, reported under `token`.
+        static func add(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
+            let flags = UInt16(EV_ADD | EV_CLEAR)
+            let udata = UnsafeMutableRawPointer(bitPattern: UInt(token))
+            var changes = [
+                KEvent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: flags, fflags: 0, data: 0, udata: udata),
+                KEvent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: flags, fflags: 0, data: 0, udata: udata)
+            ]
+            _ = try syscallValue("kevent") { Darwin.kevent(poller, &changes, 2, nil, 0, nil) }
+        }
 
-    /// Shuts our sending side (a FIN), leaving the socket readable.
-    public static func shutdownWrite(_ fd: Int32) {
-        _ = Darwin.shutdown(fd, SHUT_WR)
-    }
+        /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
+        static func remove(_ poller: Int32, _ fd: Int32) {
+            var changes = [
+                KEvent(
+                    ident: UInt(fd), filter: Int16(EVFILT_READ), flags: UInt16(EV_DELETE), fflags: 0, data: 0,
+                    udata: nil),
+                KEvent(
+                    ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(EV_DELETE), fflags: 0, data: 0,
+                    udata: nil)
+            ]
+            _ = Darwin.kevent(poller, &changes, 2, nil, 0, nil)
+        }
 
-    // MARK: - Descriptors
-
-    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError) -> IOResult<Int> {
-        try syscall("read") { Darwin.read(fd, buffer, count) }
-    }
-
-    public static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<Int> {
-        try syscall("write") { Darwin.write(fd, bytes, count) }
-    }
-
-    /// Processors online: how many event loops keep every core busy.
-    public static func processorCount() -> Int {
-        Swift.max(1, Int(Darwin.sysconf(_SC_NPROCESSORS_ONLN)))
-    }
-
-    /// Closes `fd`. Not retried on EINTR (the descriptor's state is then unspecified; retrying
-    /// could close another thread's new descriptor).
-    public static func close(_ fd: Int32) {
-        _ = Darwin.close(fd)
-    }
-
-    // MARK: - Files
-
-    static func openForReading(_ path: String) throws(SystemError) -> Int32 {
-        try syscallValue("open") { Darwin.open(path, O_RDONLY | O_CLOEXEC) }
-    }
-
-    /// Opens `path` for writing from the start, creating it (mode 0644) or emptying it.
-    static func openForReplacing(_ path: String) throws(SystemError) -> Int32 {
-        try syscallValue("open") { Darwin.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-    }
-
-    /// Opens `path` for appending, creating it (mode 0644) if needed.
-    public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
-        try syscallValue("open") { Darwin.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
-    }
-
-    /// Whether `fd` is a regular file (not a pipe, terminal or socket).
-    public static func isRegularFile(_ fd: Int32) -> Bool {
-        var status = stat()
-        return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// Device, inode, size and modification time of `path`, or nil when it cannot be `stat`ed.
-    public static func fileSignature(_ path: String) -> FileSignature? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileSignature(
-            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: Int(info.st_mtimespec.tv_sec), modifiedNanoseconds: Int(info.st_mtimespec.tv_nsec)
-        )
-    }
-
-    // MARK: - Limits
-
-    /// The soft and hard limits on open descriptors (`RLIMIT_NOFILE`); `UInt64.max` when unlimited.
-    static func openFileLimits() -> (soft: UInt64, hard: UInt64) {
-        var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return (0, 0) }
-        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
-    }
-
-    /// Sets the soft limit on open descriptors, keeping the hard one; the errno when refused
-    /// (EINVAL above OPEN_MAX, which `System.raiseOpenFileLimit` then retries below).
-    static func setOpenFileSoftLimit(_ soft: UInt64, hard: UInt64) -> Int32? {
-        var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
-        return setrlimit(RLIMIT_NOFILE, &limit) == 0 ? nil : errno
-    }
-
-    // MARK: - Process
-
-    /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`, in Darwin's `clock_gettime` since macOS 10.12).
-    public static func realtimeMilliseconds() -> Int64 {
-        var ts = timespec()
-        _ = clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
-
-    /// The variable's value, or nil when unset.
-    public static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
-    }
-
-    /// Sets `signal` to be ignored (so that a dispatch source can take it, or a dead peer cannot kill us).
-    public static func ignore(_ signal: ProcessSignal) {
-        _ = Darwin.signal(signal.number, SIG_IGN)
-    }
-
-    /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
-    /// the journal log handles, instead of ending the process.
-    public static func ignoreFileSizeLimit() {
-        _ = Darwin.signal(SIGXFSZ, SIG_IGN)
-    }
-
-    /// Ignores SIGPIPE process-wide: a reader that vanishes must cost an EPIPE, not the process.
-    public static func ignoreBrokenPipe() {
-        _ = Darwin.signal(SIGPIPE, SIG_IGN)
-    }
-
-    /// glibc's per-thread arenas have no macOS counterpart to limit: nothing to do.
-    public static func useOneMallocArena() {}
-
-    public static func sleep(microseconds: UInt32) {
-        _ = usleep(microseconds)
-    }
-
-    public static func exit(_ code: Int32) -> Never {
-        Darwin.exit(code)
-    }
-}
-
-/// The poller backend on Darwin: kqueue.
-enum KqueueBackend: PollerBackend {
-    /// The `kevent` struct, named apart from the `kevent` function.
-    private typealias KEvent = Darwin.kevent
-
-    /// A poller: one descriptor that is readable when any descriptor registered with it is ready,
-    /// so one dispatch source can watch many sockets. Edge-triggered (`EV_CLEAR`): an event says a
-    /// socket *became* ready, so its owner reads or writes until `wouldBlock` before it waits again.
-    static func open() throws(SystemError) -> Int32 {
-        let poller = try syscallValue("kqueue") { Darwin.kqueue() }
-        System.addFlags(poller, status: 0, descriptor: FD_CLOEXEC)
-        return poller
-    }
-
-    /// Registers `fd` with `poller` for input and output, reported under `token`.
-    static func add(_ poller: Int32, _ fd: Int32, token: UInt64) throws(SystemError) {
-        let flags = UInt16(EV_ADD | EV_CLEAR)
-        let udata = UnsafeMutableRawPointer(bitPattern: UInt(token))
-        var changes = [
-            KEvent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: flags, fflags: 0, data: 0, udata: udata),
-            KEvent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: flags, fflags: 0, data: 0, udata: udata),
-        ]
-        _ = try syscallValue("kevent") { Darwin.kevent(poller, &changes, 2, nil, 0, nil) }
-    }
-
-    /// Unregisters `fd` (closing it would too; this makes it immediate and explicit).
-    static func remove(_ poller: Int32, _ fd: Int32) {
-        var changes = [
-            KEvent(ident: UInt(fd), filter: Int16(EVFILT_READ), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
-            KEvent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(EV_DELETE), fflags: 0, data: 0, udata: nil),
-        ]
-        _ = Darwin.kevent(poller, &changes, 2, nil, 0, nil)
-    }
-
-    /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
-    /// kqueue reports reading and writing separately; they are kept as separate events.
-    static func take(_ poller: Int32, into events: inout [PollEvent], max: Int) {
-        events.removeAll(keepingCapacity: true)
-        let limit = Swift.min(max, 128)
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        withUnsafeTemporaryAllocation(of: KEvent.self, capacity: limit) { list in
-            var count: Int32
-            repeat {
-                count = Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
-            } while count < 0 && errno == EINTR
-            for i in 0..<Swift.max(0, Int(count)) {
-                let event = list[i]
-                let token = UInt64(UInt(bitPattern: event.udata))
-                let failed = event.flags & UInt16(EV_EOF | EV_ERROR) != 0
-                if event.filter == Int16(EVFILT_READ) {
-                    events.append(PollEvent(token: token, readable: true, writable: failed, peerClosed: failed))
-                } else if event.filter == Int16(EVFILT_WRITE) {
-                    events.append(PollEvent(token: token, readable: failed, writable: true, peerClosed: failed))
+        /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
+        /// kqueue reports reading and writing separately; they are kept as separate events.
+        static func take(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+            events.removeAll(keepingCapacity: true)
+            let limit = Swift.min(max, 128)
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            withUnsafeTemporaryAllocation(of: KEvent.self, capacity: limit) { list in
+                var count: Int32
+                repeat {
+                    count = Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
+                } while count < 0 && errno == EINTR
+                for i in 0..<Swift.max(0, Int(count)) {
+                    let event = list[i]
+                    let token = UInt64(UInt(bitPattern: event.udata))
+                    let failed = event.flags & UInt16(EV_EOF | EV_ERROR) != 0
+                    if event.filter == Int16(EVFILT_READ) {
+                        events.append(PollEvent(token: token, readable: true, writable: failed, peerClosed: failed))
+                    } else if event.filter == Int16(EVFILT_WRITE) {
+                        events.append(PollEvent(token: token, readable: failed, writable: true, peerClosed: failed))
+                    }
                 }
             }
         }
     }
-}
 
-/// The backend `Poller` uses on this platform.
-typealias PlatformPoller = KqueueBackend
+    /// The backend `Poller` uses on this platform.
+    typealias PlatformPoller = KqueueBackend
 #endif

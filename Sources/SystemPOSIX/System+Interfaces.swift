@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The machine's network addresses and name: glibc and Darwin spell these calls alike, so they are
@@ -27,16 +27,20 @@ extension System {
                 var v4 = UnsafeRawPointer(socketAddress).load(as: sockaddr_in.self).sin_addr
                 let bytes = withUnsafeBytes(of: &v4) { Array($0) }
                 let isLinkLocal = bytes[0] == 169 && bytes[1] == 254
-                addresses.append(InterfaceAddress(
-                    interface: name, address: ipText(v4), isIPv6: false, isLinkLocal: isLinkLocal, isLoopback: isLoopback, isUp: isUp
-                ))
+                addresses.append(
+                    InterfaceAddress(
+                        interface: name, address: ipText(v4), isIPv6: false, isLinkLocal: isLinkLocal,
+                        isLoopback: isLoopback, isUp: isUp
+                    ))
             case AF_INET6:
                 var v6 = UnsafeRawPointer(socketAddress).load(as: sockaddr_in6.self).sin6_addr
                 let bytes = withUnsafeBytes(of: &v6) { Array($0) }
                 let isLinkLocal = bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80
-                addresses.append(InterfaceAddress(
-                    interface: name, address: ipText(v6), isIPv6: true, isLinkLocal: isLinkLocal, isLoopback: isLoopback, isUp: isUp
-                ))
+                addresses.append(
+                    InterfaceAddress(
+                        interface: name, address: ipText(v6), isIPv6: true, isLinkLocal: isLinkLocal,
+                        isLoopback: isLoopback, isUp: isUp
+                    ))
             default:
                 continue
             }

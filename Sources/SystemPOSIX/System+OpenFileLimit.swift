@@ -35,7 +35,9 @@ extension System {
         if target > soft {
             if setOpenFileSoftLimit(target, hard: hard) == nil {
                 applied = target
-            } else if target > darwinOpenMax, darwinOpenMax > soft, setOpenFileSoftLimit(darwinOpenMax, hard: hard) == nil {
+            } else if target > darwinOpenMax, darwinOpenMax > soft,
+                setOpenFileSoftLimit(darwinOpenMax, hard: hard) == nil
+            {
                 applied = darwinOpenMax
             }
         }

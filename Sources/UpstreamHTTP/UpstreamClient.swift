@@ -47,7 +47,9 @@ public final class UpstreamClient: Sendable {
             return true
         }
         guard accepted else {
-            completionQueue.async { completion(.unreachable(reason: "the upstream client is stopped", durationMicros: 0)) }
+            completionQueue.async {
+                completion(.unreachable(reason: "the upstream client is stopped", durationMicros: 0))
+            }
             return
         }
         multi.wakeUp()
@@ -86,8 +88,9 @@ public final class UpstreamClient: Sendable {
                     return (state.pending, state.stopping)
                 }
                 for (request, completion) in new {
-                    let transfer = Transfer(request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,
-                                            completion: completion)
+                    let transfer = Transfer(
+                        request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,
+                        completion: completion)
                     transfers[transfer.easy] = transfer
                     curl_multi_add_handle(handle, transfer.easy)
                 }
@@ -97,7 +100,8 @@ public final class UpstreamClient: Sendable {
                 var left: Int32 = 0
                 while let message = curl_multi_info_read(handle, &left) {
                     guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                          let transfer = transfers.removeValue(forKey: easy) else { continue }
+                        let transfer = transfers.removeValue(forKey: easy)
+                    else { continue }
                     let result = transfer.result(code: message.pointee.data.result)
                     curl_multi_remove_handle(handle, easy)
                     transfer.releaseRequest()
@@ -125,8 +129,10 @@ public final class UpstreamClient: Sendable {
         private var body: [UInt8] = []
         private let started = DispatchTime.now().uptimeNanoseconds
 
-        init(request: UpstreamRequest, easy: UnsafeMutableRawPointer, caFile: String?,
-             completion: @escaping @Sendable (UpstreamResult) -> Void) {
+        init(
+            request: UpstreamRequest, easy: UnsafeMutableRawPointer, caFile: String?,
+            completion: @escaping @Sendable (UpstreamResult) -> Void
+        ) {
             self.easy = easy
             self.completion = completion
             skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
@@ -146,7 +152,8 @@ public final class UpstreamClient: Sendable {
             if !request.body.isEmpty || request.method == "POST" {
                 skan_curl_setopt_long(easy, CURLOPT_POSTFIELDSIZE, request.body.count)
                 request.body.withUnsafeBytes { bytes in
-                    _ = skan_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                    _ = skan_curl_setopt_pointer(
+                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 }
                 if request.method != "POST" { skan_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
             }

@@ -8,7 +8,7 @@ let package = Package(
     name: "skan-mock-fuzz",
     platforms: [.macOS(.v15)],  // as the root package
     dependencies: [
-        .package(name: "skan-mock", path: "../.."),
+        .package(name: "skan-mock", path: "../..")
     ],
     targets: [
         // The checks each fuzzer runs on one input; shared so parse-corpus can replay crashes unsanitized.
@@ -16,7 +16,7 @@ let package = Package(
             name: "FuzzHarness",
             dependencies: [
                 .product(name: "HTTPCore", package: "skan-mock"),
-                .product(name: "SKANDomain", package: "skan-mock"),
+                .product(name: "SKANDomain", package: "skan-mock")
             ]
         ),
         // libFuzzer entry points (LLVMFuzzerTestOneInput); libFuzzer supplies main.
@@ -30,9 +30,9 @@ let package = Package(
             dependencies: [
                 "FuzzHarness",
                 .product(name: "HTTPCore", package: "skan-mock"),
-                .product(name: "SKANDomain", package: "skan-mock"),
+                .product(name: "SKANDomain", package: "skan-mock")
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPCore
 
 /// The word-at-a-time scans must agree with a plain byte loop for every byte value at every
@@ -11,9 +12,12 @@ import Testing
                     var bytes = [UInt8](repeating: needle == 0x41 ? 0x42 : 0x41, count: length)
                     if position < length { bytes[position] = needle }
                     for from in 0...min(3, length) {
-                        let found = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: needle, in: $0, from: from, to: length) }
+                        let found = bytes.withUnsafeBufferPointer {
+                            ByteScan.firstIndex(of: needle, in: $0, from: from, to: length)
+                        }
                         let expected = bytes.indices.first { $0 >= from && bytes[$0] == needle }
-                        #expect(found == expected, "needle \(needle) length \(length) position \(position) from \(from)")
+                        #expect(
+                            found == expected, "needle \(needle) length \(length) position \(position) from \(from)")
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPCore
 
 /// Cases from the differential test against h11 (Tests/Differential), kept here so the root suite
@@ -27,7 +28,7 @@ struct DifferentialCasesTests {
     /// allowed in trailers (RFC 9110 §6.5.1), so any Content-Length or Transfer-Encoding there is a 400.
     @Test(arguments: [
         "Content-Length: abc", "Content-Length: 5", "content-length: 0",
-        "Transfer-Encoding: gzip", "TRANSFER-ENCODING: chunked",
+        "Transfer-Encoding: gzip", "TRANSFER-ENCODING: chunked"
     ])
     func framingFieldInTrailerIsRejected(_ trailer: String) {
         #expect(status(chunkedHead + "5\r\nhello\r\n0\r\n\(trailer)\r\n\r\n") == 400)
@@ -39,8 +40,10 @@ struct DifferentialCasesTests {
 
     /// HTTP Garden cases h11 rejects with 400; so do we.
     @Test(arguments: [
-        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0_2e\r\n" + String(repeating: "a", count: 46) + "\r\n0\r\n\r\n",
-        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0x10\r\n" + String(repeating: "a", count: 16) + "\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0_2e\r\n" + String(repeating: "a", count: 46)
+            + "\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0x10\r\n" + String(repeating: "a", count: 16)
+            + "\r\n0\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\n\r\n",
@@ -54,7 +57,7 @@ struct DifferentialCasesTests {
         "G ET / HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET / HTTP/1.1\r\n\r\n",
         "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-        "GET / HTTP/1.10\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.10\r\nHost: x\r\n\r\n"
     ])
     func httpGardenCasesAreRejectedWith400(_ request: String) {
         #expect(status(request) == 400)
@@ -77,16 +80,17 @@ struct EarlyRejectionTests {
         return Result { () throws(HTTPParseError) -> HTTPRequest? in try parser.next() }
     }
 
-    @Test(arguments: [
-        [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03],  // TLS ClientHello
-        [0x00, 0x00, 0x00, 0x00, 0x09],
-        [0x0D, 0x00, 0x00, 0x00],  // CR then not LF
-        [0x0D, 0x0A, 0x0D, 0x1A],  // an empty line, then CR then not LF
-        [0x0D, 0x0A],  // an empty line before the request line (h11 rejects it too)
-        Array(" GET / HTTP/1.1".utf8),
-        Array("\tGET".utf8),
-        [0xFF, 0x47, 0x45, 0x54],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03],  // TLS ClientHello
+            [0x00, 0x00, 0x00, 0x00, 0x09],
+            [0x0D, 0x00, 0x00, 0x00],  // CR then not LF
+            [0x0D, 0x0A, 0x0D, 0x1A],  // an empty line, then CR then not LF
+            [0x0D, 0x0A],  // an empty line before the request line (h11 rejects it too)
+            Array(" GET / HTTP/1.1".utf8),
+            Array("\tGET".utf8),
+            [0xFF, 0x47, 0x45, 0x54]
+        ] as [[UInt8]])
     func bytesThatCannotStartARequestAreRejectedAtOnce(_ bytes: [UInt8]) {
         switch firstResult(bytes) {
         case .failure(let error): #expect(error.status.code == 400)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPCore
 
 @Suite("FormURLEncoding")
@@ -38,7 +39,8 @@ struct FormURLEncodingTests {
 
     @Test func aFieldThatIsAllEscapesFitsTheScratchBuffer() {
         var lengths: [Int] = []
-        FormURLEncoding.forEachField(Array("%41%42=%43".utf8)) { name, value in lengths.append(name.count + value.count) }
+        FormURLEncoding.forEachField(Array("%41%42=%43".utf8)) { name, value in lengths.append(name.count + value.count)
+        }
         #expect(lengths == [3])
     }
 
@@ -53,7 +55,9 @@ struct FormURLEncodingTests {
             var fields: [[UInt8]] = []
             FormURLEncoding.forEachField(text) { name, value in
                 // Compared as strings: the reference below decodes through String (repairing UTF-8).
-                fields.append(Array(String(decoding: name, as: UTF8.self).utf8) + [0] + Array(String(decoding: value, as: UTF8.self).utf8))
+                fields.append(
+                    Array(String(decoding: name, as: UTF8.self).utf8) + [0]
+                        + Array(String(decoding: value, as: UTF8.self).utf8))
             }
             #expect(fields == Self.naiveFields(text), "\(String(decoding: text, as: UTF8.self))")
         }

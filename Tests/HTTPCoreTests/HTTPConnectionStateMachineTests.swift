@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPCore
 
 /// The connection's policy as events in and actions out, with a number for a clock: no sockets,
@@ -11,7 +12,9 @@ struct HTTPConnectionStateMachineTests {
     private let empty = Machine.ParserFacts()
 
     /// Compares outside `#expect`, which cannot hold a mutating call.
-    private func check<Value: Equatable>(_ value: Value, _ expected: Value, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func check<Value: Equatable>(
+        _ value: Value, _ expected: Value, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(value == expected, sourceLocation: sourceLocation)
     }
 

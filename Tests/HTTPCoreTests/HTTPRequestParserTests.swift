@@ -1,12 +1,17 @@
 import Testing
+
 @testable import HTTPCore
 
 /// Feeds `text` to a fresh parser and collects every request, or the error that ends the stream.
-private func parseAll(_ text: String, limits: HTTPLimits = HTTPLimits()) -> (requests: [HTTPRequest], error: HTTPParseError?) {
+private func parseAll(_ text: String, limits: HTTPLimits = HTTPLimits()) -> (
+    requests: [HTTPRequest], error: HTTPParseError?
+) {
     parseAll(Array(text.utf8), limits: limits)
 }
 
-private func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits(), pieces: [Range<Int>]? = nil) -> (requests: [HTTPRequest], error: HTTPParseError?) {
+private func parseAll(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits(), pieces: [Range<Int>]? = nil) -> (
+    requests: [HTTPRequest], error: HTTPParseError?
+) {
     var parser = HTTPRequestParser(limits: limits)
     var requests: [HTTPRequest] = []
     for piece in pieces ?? [0..<bytes.count] {
@@ -27,7 +32,8 @@ private func status(of text: String, limits: HTTPLimits = HTTPLimits()) -> Int? 
 @Suite("HTTPRequestParser")
 struct HTTPRequestParserTests {
     @Test func parsesASimpleGet() throws {
-        let result = parseAll("GET /api/v1/conversion_value?a=1&n=__SESSION__ HTTP/1.1\r\nHost: x\r\nUser-Agent: t\r\n\r\n")
+        let result = parseAll(
+            "GET /api/v1/conversion_value?a=1&n=__SESSION__ HTTP/1.1\r\nHost: x\r\nUser-Agent: t\r\n\r\n")
         #expect(result.error == nil)
         let request = try #require(result.requests.first)
         #expect(request.method == .get)
@@ -46,12 +52,14 @@ struct HTTPRequestParserTests {
     }
 
     @Test func readsAContentLengthBody() throws {
-        let request = try #require(parseAll("POST /f HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello").requests.first)
+        let request = try #require(
+            parseAll("POST /f HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello").requests.first)
         #expect(request.body == Array("hello".utf8))
     }
 
     @Test func readsAChunkedBodyWithExtensionsAndTrailers() throws {
-        let text = "POST /f HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let text =
+            "POST /f HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: yes\r\n\r\n"
         let request = try #require(parseAll(text).requests.first)
         #expect(request.body == Array("hello world".utf8))
@@ -64,7 +72,8 @@ struct HTTPRequestParserTests {
     }
 
     @Test func answersPipelinedRequestsInOrder() {
-        let text = "GET /1 HTTP/1.1\r\nHost: x\r\n\r\n"
+        let text =
+            "GET /1 HTTP/1.1\r\nHost: x\r\n\r\n"
             + "POST /2 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
             + "POST /3 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n"
             + "GET /4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -78,7 +87,8 @@ struct HTTPRequestParserTests {
     /// The same pipelined stream split in two at every byte boundary, then fed one byte at a time,
     /// gives the same requests: no rule may depend on how TCP happened to segment the bytes.
     @Test func givesTheSameRequestsWhateverTheSplit() {
-        let text = "GET /a?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+        let text =
+            "GET /a?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"
             + "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\nhello world"
             + "PUT /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;e=1\r\nabc\r\n2\r\nde\r\n0\r\nT: 1\r\n\r\n"
         let bytes = Array(text.utf8)
@@ -101,7 +111,8 @@ struct HTTPRequestParserTests {
     }
 
     @Test func rewritesAbsoluteFormToOriginForm() throws {
-        let request = try #require(parseAll("GET http://example.com:8080/p?q=1 HTTP/1.1\r\nHost: x\r\n\r\n").requests.first)
+        let request = try #require(
+            parseAll("GET http://example.com:8080/p?q=1 HTTP/1.1\r\nHost: x\r\n\r\n").requests.first)
         #expect(request.target == "/p?q=1")
     }
 
@@ -173,7 +184,8 @@ struct HTTPRequestParserTests {
         #expect(status(of: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n") == 413)
         var limits = HTTPLimits()
         limits.maxBodyBytes = 8
-        let chunked = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n"
+        let chunked =
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n5\r\nfghij\r\n0\r\n\r\n"
         #expect(status(of: chunked, limits: limits) == 413)
         #expect(status(of: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\n12345678", limits: limits) == nil)
     }
@@ -213,11 +225,20 @@ struct HTTPRequestParserTests {
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0x10\r\n", "0x chunk size"),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", "negative chunk size"),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", "empty chunk size"),
-        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n", "bare LF after chunk size"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n",
+            "bare LF after chunk size"
+        ),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXY0\r\n\r\n", "no CRLF after data"),
-        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n", "overflowing chunk size"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n",
+            "overflowing chunk size"
+        ),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n", "bad trailer"),
-        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1 ;e\r\nz\r\n0\r\n\r\n", "space before chunk ext"),
+        (
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1 ;e\r\nz\r\n0\r\n\r\n",
+            "space before chunk ext"
+        )
     ])
     func rejectsMalformedInputWith400(text: String, what: String) {
         #expect(status(of: text) == 400, "\(what)")
@@ -232,7 +253,9 @@ struct HTTPRequestParserTests {
     }
 
     @Test func acceptsRepeatedEqualContentLengths() throws {
-        let request = try #require(parseAll("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok").requests.first)
+        let request = try #require(
+            parseAll("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok").requests.first
+        )
         #expect(request.body == Array("ok".utf8))
     }
 

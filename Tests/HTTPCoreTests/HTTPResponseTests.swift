@@ -1,14 +1,18 @@
 import Testing
+
 @testable import HTTPCore
 
 @Suite struct HTTPResponseTests {
     @Test func serialisesStatusFieldsAndLength() {
         var wire: [UInt8] = []
-        HTTPResponse.json(Array("{\"status\":\"ok\"}".utf8)).serialize(into: &wire, includeBody: true, closeConnection: false)
-        #expect(String(decoding: wire, as: UTF8.self)
-            == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}")
+        HTTPResponse.json(Array("{\"status\":\"ok\"}".utf8)).serialize(
+            into: &wire, includeBody: true, closeConnection: false)
+        #expect(
+            String(decoding: wire, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}")
         wire = []
-        HTTPResponse(status: HTTPStatus(code: 503), headers: [:], body: []).serialize(into: &wire, includeBody: false, closeConnection: true)
+        HTTPResponse(status: HTTPStatus(code: 503), headers: [:], body: []).serialize(
+            into: &wire, includeBody: false, closeConnection: true)
         #expect(String(decoding: wire, as: UTF8.self).hasPrefix("HTTP/1.1 503 "))
         #expect(String(decoding: wire, as: UTF8.self).hasSuffix("Content-Length: 0\r\nConnection: close\r\n\r\n"))
     }

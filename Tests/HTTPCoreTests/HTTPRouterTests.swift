@@ -1,13 +1,16 @@
 import Synchronization
 import Testing
+
 @testable import HTTPCore
 
 /// Runs `router` on `request` and returns what it answered.
 private func answer(_ router: HTTPRouter, _ method: HTTPMethod, _ target: String) -> HTTPResponse? {
     let captured = Mutex<HTTPResponse?>(nil)
-    router.respond(to: HTTPRequest(method: method, target: target), writer: .capturing { response in
-        captured.withLock { $0 = response }
-    })
+    router.respond(
+        to: HTTPRequest(method: method, target: target),
+        writer: .capturing { response in
+            captured.withLock { $0 = response }
+        })
     return captured.withLock { $0 }
 }
 
@@ -57,9 +60,10 @@ struct HTTPRouterTests {
     }
 
     @Test func takesErrorBodiesFromTheApplication() {
-        var router = HTTPRouter(errorRenderer: HTTPErrorRenderer { status, reason in
-            .json("{\"code\":\(status.code),\"why\":\"\(reason)\"}", status: status)
-        })
+        var router = HTTPRouter(
+            errorRenderer: HTTPErrorRenderer { status, reason in
+                .json("{\"code\":\(status.code),\"why\":\"\(reason)\"}", status: status)
+            })
         router.on(.get, "/a") { _, _, writer in writer.send(.json("1")) }
         let missing = answer(router, .get, "/b")
         #expect(missing?.status == .notFound)

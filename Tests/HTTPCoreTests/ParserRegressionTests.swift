@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPCore
 
 /// Inputs the HTTP fuzzer (Tests/Fuzz, target `http`) found, kept as regression tests. The fuzzer
@@ -7,7 +8,8 @@ import Testing
 struct ParserRegressionTests {
     /// Parses `bytes` in pieces of `size` bytes (all at once when nil) and collects the outcome.
     private func parse(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits(), pieceSize: Int? = nil)
-        -> (requests: [HTTPRequest], error: HTTPParseError?, buffered: Int) {
+        -> (requests: [HTTPRequest], error: HTTPParseError?, buffered: Int)
+    {
         var parser = HTTPRequestParser(limits: limits)
         var requests: [HTTPRequest] = []
         let size = max(pieceSize ?? bytes.count, 1)
@@ -39,7 +41,7 @@ struct ParserRegressionTests {
     /// now rejected outright (as h11 does), the same way however the bytes are split.
     @Test func emptyLineBeforeRequestLineSplitBetweenCRAndLF() {
         let bytes: [UInt8] = [
-            0x0D, 0x0A, 0x0D, 0x0A, 0x01, 0x01, 0x00, 0x28, 0x00, 0x73, 0x0D,
+            0x0D, 0x0A, 0x0D, 0x0A, 0x01, 0x01, 0x00, 0x28, 0x00, 0x73, 0x0D
         ]
         let whole = parse(bytes)
         let split = parse(bytes, pieceSize: 1)
@@ -66,7 +68,7 @@ struct ParserRegressionTests {
             0x76, 0x61, 0x6C, 0x75, 0x65, 0x3F, 0x61, 0x3D, 0x4B, 0x26, 0x6E, 0x3D, 0x5F, 0x5F, 0x53, 0x45,
             0x53, 0x53, 0x49, 0x4F, 0x4E, 0x5F, 0x5F, 0x20, 0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E, 0x31,
             0x0D, 0x0A, 0x48, 0x6F, 0x73, 0x74, 0x3A, 0x20, 0x78, 0x0D, 0x0A, 0x55, 0x73, 0x65, 0x72, 0x2D,
-            0x41, 0x67, 0x65, 0x6E, 0x74, 0x3A, 0x20, 0x74, 0x0D, 0x0A, 0x30, 0x0D, 0x0A,
+            0x41, 0x67, 0x65, 0x6E, 0x74, 0x3A, 0x20, 0x74, 0x0D, 0x0A, 0x30, 0x0D, 0x0A
         ]
         // The fuzzer's line is no valid request line ("GEhttps://T" is no method); since a complete
         // request line is judged at once (issue 10 item 9) it gets 400 before the head ends. What

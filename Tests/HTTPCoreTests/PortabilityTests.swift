@@ -27,7 +27,7 @@ struct PortabilityTests {
         "eventfd", "eventfd_read", "eventfd_write", "timerfd_create", "timerfd_settime", "signalfd",
         "inotify_init", "inotify_init1", "inotify_add_watch", "TCP_QUICKACK", "TCP_CORK",
         "pipe2", "dup3", "sendmmsg", "recvmmsg", "splice", "sendfile", "st_mtim", "st_atim", "st_ctim",
-        "SO_NOSIGPIPE", "st_mtimespec", "kqueue", "kevent", "F_NOCACHE", "mach_absolute_time",
+        "SO_NOSIGPIPE", "st_mtimespec", "kqueue", "kevent", "F_NOCACHE", "mach_absolute_time"
     ]
 
     /// What Sources outside the platform layer may not name: both sets, matched as whole
@@ -40,7 +40,8 @@ struct PortabilityTests {
             let relative = String(file.path.dropFirst(Self.root.path.count + 1))
             let target = relative.split(separator: "/").dropFirst().first.map(String.init) ?? ""
             guard !Self.platformTargets.contains(target) else { continue }
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for (index, line) in lines.enumerated() {
                 for name in Self.identifiers(in: Self.code(of: line)) where Self.forbidden.contains(name) {
                     violations.append("\(relative):\(index + 1): '\(name)' belongs in Sources/SystemPOSIX")
@@ -62,26 +63,30 @@ struct PortabilityTests {
     /// The test-file rule catches what a Mac would refuse, and lets a Darwin branch through.
     @Test func theTestFileCheckFindsGlibcOnlyCode() {
         let glibcOnly = "#if canImport(Glibc)\nimport Glibc\n#endif\nlet n = Glibc.read(fd, &b, 1)\n"
-        #expect(Self.testFileViolations(glibcOnly, name: "a.swift") == [
-            "a.swift:2: imports Glibc without a Darwin branch",
-            "a.swift:4: calls Glibc. by name (Darwin has no such module)",
-        ])
-        let branched = "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\nlet n = read(fd, &b, 1)\n"
+        #expect(
+            Self.testFileViolations(glibcOnly, name: "a.swift") == [
+                "a.swift:2: imports Glibc without a Darwin branch",
+                "a.swift:4: calls Glibc. by name (Darwin has no such module)"
+            ])
+        let branched =
+            "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\nlet n = read(fd, &b, 1)\n"
         #expect(Self.testFileViolations(branched, name: "b.swift").isEmpty)
-        #expect(Self.testFileViolations("let fd = accept4(a, b, c, 0)\n", name: "c.swift") == [
-            "c.swift:1: 'accept4' exists on one platform only; use SystemPOSIX",
-        ])
+        #expect(
+            Self.testFileViolations("let fd = accept4(a, b, c, 0)\n", name: "c.swift") == [
+                "c.swift:1: 'accept4' exists on one platform only; use SystemPOSIX"
+            ])
     }
 
     /// What keeps a test file from compiling on Linux or on a Mac: an import of Glibc with no
     /// Darwin counterpart, a call qualified with `Glibc.`, a symbol only one platform has.
     static func testFileViolations(_ text: String, name: String) -> [String] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let imports = Set(lines.compactMap { line -> String? in
-            let words = code(of: line).split(separator: " ")
-            guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { return nil }
-            return String(words[index + 1])
-        })
+        let imports = Set(
+            lines.compactMap { line -> String? in
+                let words = code(of: line).split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { return nil }
+                return String(words[index + 1])
+            })
         var violations: [String] = []
         for (index, line) in lines.enumerated() {
             let text = code(of: line)
@@ -114,19 +119,28 @@ struct PortabilityTests {
     /// iOS for SKANMockClient, the one target that does not use SystemPOSIX (Foundation only).
     @Test func packagePlatformsMatchThePlatformFiles() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let line = try #require(manifest.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("platforms: [") })
-        let client = try String(contentsOf: Self.sources.appendingPathComponent("SKANMockClient/SKANMockClient.swift"), encoding: .utf8)
+        let line = try #require(
+            manifest.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("platforms: [") })
+        let client = try String(
+            contentsOf: Self.sources.appendingPathComponent("SKANMockClient/SKANMockClient.swift"), encoding: .utf8)
         #expect(!client.contains("SystemPOSIX") && !manifest.contains(#".target(name: "SKANMockClient", dependencies"#))
         for platform in [".tvOS(", ".watchOS(", ".visionOS(", ".macCatalyst("] {
-            #expect(!line.contains(platform), "Package.swift claims \(platform) but SystemPOSIX is only written for macOS and Linux")
+            #expect(
+                !line.contains(platform),
+                "Package.swift claims \(platform) but SystemPOSIX is only written for macOS and Linux")
         }
         #expect(line.contains(".macOS("))
-        #expect(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent("SystemPOSIX/System+Darwin.swift").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: Self.sources.appendingPathComponent("SystemPOSIX/System+Darwin.swift").path))
     }
 
     @Test func theCheckFindsWhatItLooksFor() {
         #expect(Self.identifiers(in: Self.code(of: "import Glibc")).contains("Glibc"))
-        #expect(Self.identifiers(in: Self.code(of: "let fd = accept4(a, b, c, SOCK_CLOEXEC)")).isSuperset(of: ["accept4", "SOCK_CLOEXEC"]))
+        #expect(
+            Self.identifiers(in: Self.code(of: "let fd = accept4(a, b, c, SOCK_CLOEXEC)")).isSuperset(of: [
+                "accept4", "SOCK_CLOEXEC"
+            ]))
         #expect(!Self.identifiers(in: Self.code(of: "/// rather than using inotify_init1")).contains("inotify_init1"))
         #expect(!Self.identifiers(in: Self.code(of: "x = 1  // MSG_NOSIGNAL")).contains("MSG_NOSIGNAL"))
         #expect(!Self.identifiers(in: Self.code(of: #"add("an Android request \"Glibc\"", x)"#)).contains("Android"))
@@ -136,7 +150,9 @@ struct PortabilityTests {
     // MARK: - Helpers
 
     static func swiftFiles(under directory: URL) throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 
@@ -153,7 +169,13 @@ struct PortabilityTests {
         var escaped = false
         for character in code {
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
                 continue
             }
             if character == "\"" { inString = true } else { kept.append(character) }
@@ -174,7 +196,9 @@ struct PortabilityTests {
             var signature = text[found.upperBound...]
             if let brace = signature.lastIndex(of: "{") { signature = signature[..<brace] }
             let prefix = text[..<found.lowerBound].split(separator: " ").joined(separator: " ")
-            signatures.insert((prefix + " func " + signature.split(separator: " ").joined(separator: " ")).trimmingCharacters(in: .whitespaces))
+            signatures.insert(
+                (prefix + " func " + signature.split(separator: " ").joined(separator: " ")).trimmingCharacters(
+                    in: .whitespaces))
         }
         return signatures
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite("Fault rules and injector")
@@ -16,7 +17,7 @@ struct FaultInjectorTests {
         let injector = FaultInjector(rules: [
             FaultRule(endpoint: nil, kind: .delay(250...250)),
             FaultRule(endpoint: nil, kind: .emptyBody),
-            FaultRule(endpoint: nil, kind: .malformedBody),
+            FaultRule(endpoint: nil, kind: .malformedBody)
         ])
         let decision = injector.decide(for: .launch)
         #expect(decision.delayMilliseconds == 250)
@@ -25,7 +26,9 @@ struct FaultInjectorTests {
 
     @Test func drawsTheSameSequenceFromTheSameSeed() {
         func sequence(seed: UInt64) -> [Bool] {
-            let injector = FaultInjector(rules: [FaultRule(endpoint: nil, kind: .dropConnection, trigger: .probability(0.5, seed: seed))])
+            let injector = FaultInjector(rules: [
+                FaultRule(endpoint: nil, kind: .dropConnection, trigger: .probability(0.5, seed: seed))
+            ])
             return (0..<40).map { _ in injector.decide(for: .skan3).answer != nil }
         }
         let first = sequence(seed: 42)
@@ -43,22 +46,25 @@ struct FaultInjectorTests {
     }
 
     @Test func parsesTheDocumentedForms() throws {
-        let rules = try FaultRule.parseList(bytes: Array("""
-            {"faults": [
-              {"endpoint": "skan4", "type": "delay", "delay_ms": [100, 500], "times": 3},
-              {"endpoint": "*", "type": "status", "status": 503, "probability": 0.25, "seed": 7},
-              {"endpoint": "skan3", "type": "malformed"},
-              {"type": "empty"},
-              {"endpoint": "event", "type": "drop", "times": 1}
-            ]}
-            """.utf8), source: "test")
-        #expect(rules == [
-            FaultRule(endpoint: .skan4, kind: .delay(100...500), trigger: .next(3)),
-            FaultRule(endpoint: nil, kind: .status(503), trigger: .probability(0.25, seed: 7)),
-            FaultRule(endpoint: .skan3, kind: .malformedBody),
-            FaultRule(endpoint: nil, kind: .emptyBody),
-            FaultRule(endpoint: .event, kind: .dropConnection, trigger: .next(1)),
-        ])
+        let rules = try FaultRule.parseList(
+            bytes: Array(
+                """
+                {"faults": [
+                  {"endpoint": "skan4", "type": "delay", "delay_ms": [100, 500], "times": 3},
+                  {"endpoint": "*", "type": "status", "status": 503, "probability": 0.25, "seed": 7},
+                  {"endpoint": "skan3", "type": "malformed"},
+                  {"type": "empty"},
+                  {"endpoint": "event", "type": "drop", "times": 1}
+                ]}
+                """.utf8), source: "test")
+        #expect(
+            rules == [
+                FaultRule(endpoint: .skan4, kind: .delay(100...500), trigger: .next(3)),
+                FaultRule(endpoint: nil, kind: .status(503), trigger: .probability(0.25, seed: 7)),
+                FaultRule(endpoint: .skan3, kind: .malformedBody),
+                FaultRule(endpoint: nil, kind: .emptyBody),
+                FaultRule(endpoint: .event, kind: .dropConnection, trigger: .next(1))
+            ])
         #expect(try FaultRule.parseList(bytes: Array("[]".utf8), source: "test").isEmpty)
     }
 
@@ -72,7 +78,7 @@ struct FaultInjectorTests {
         (#"{"faults": [{"type": "drop", "times": 0}]}"#, "$.faults[0].times"),
         (#"{"faults": [{"type": "drop", "status": 500}]}"#, "$.faults[0].status"),
         (#"{"faults": [{"type": "drop", "tims": 2}]}"#, "$.faults[0].tims"),
-        (#"{"fault": []}"#, "$.fault"),
+        (#"{"fault": []}"#, "$.fault")
     ])
     func namesThePathOfABadRule(json: String, path: String) {
         do {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct JSONParserTests {
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func parsesArrays() throws {
-        #expect(try JSONParser.parse("[1, [2, []], {}]") == .array([.int(1), .array([.int(2), .array([])]), .object([])]))
+        #expect(
+            try JSONParser.parse("[1, [2, []], {}]") == .array([.int(1), .array([.int(2), .array([])]), .object([])]))
     }
 
     @Test(arguments: [
@@ -54,7 +56,7 @@ import Testing
         ("\"a\u{1}\"", 2, "unescaped control character 0x1 in string"),
         (#""\x""#, 1, "invalid escape '\\x' in string"),
         ("{} x", 3, "unexpected 'x' after the end of the document"),
-        ("{USD:1}", 1, "unexpected 'U', expected a string key"),
+        ("{USD:1}", 1, "unexpected 'U', expected a string key")
     ])
     func reportsErrorsWithOffsets(_ text: String, _ offset: Int, _ reason: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
@@ -93,7 +95,7 @@ import Testing
         #expect(text(.null) == "null")
         #expect(text(.bool(true)) == "true")
         #expect(text(.int(0)) == "0")
-        #expect(text(.int(-1234567890123)) == "-1234567890123")
+        #expect(text(.int(-1_234_567_890_123)) == "-1234567890123")
         #expect(text(.int(Int64.min)) == "-9223372036854775808")
         #expect(text(.int(Int64.max)) == "9223372036854775807")
         #expect(text(.double(1.5)) == "1.5")
@@ -110,8 +112,11 @@ import Testing
     }
 
     @Test func writesMembersPlainOrEscaped() {
-        for (name, value, expected) in [("a", "1", #""a":"1""#), ("long_parameter_name", "6D5C2A9E-0F4B", #""long_parameter_name":"6D5C2A9E-0F4B""#),
-                                        ("q\"", "x", #""q\"":"x""#), ("n", "line\nbreak", #""n":"line\nbreak""#), ("", "", #""":"""#)] {
+        for (name, value, expected) in [
+            ("a", "1", #""a":"1""#),
+            ("long_parameter_name", "6D5C2A9E-0F4B", #""long_parameter_name":"6D5C2A9E-0F4B""#),
+            ("q\"", "x", #""q\"":"x""#), ("n", "line\nbreak", #""n":"line\nbreak""#), ("", "", #""":"""#)
+        ] {
             var w = JSONWriter()
             var n = name
             var v = value
@@ -131,7 +136,10 @@ import Testing
                 let string = String(chars)
                 let written = text(.string(string))
                 #expect(try JSONParser.parse(written) == .string(string), "\(written)")
-                #expect(written.utf8.count == string.utf8.count + 2 + (special == "\u{1F}" || special == "\u{0}" ? 5 : special == "\u{7F}" || special == "é" ? 0 : 1))
+                #expect(
+                    written.utf8.count == string.utf8.count + 2
+                        + (special == "\u{1F}" || special == "\u{0}"
+                            ? 5 : special == "\u{7F}" || special == "é" ? 0 : 1))
             }
         }
         let allBytes = String(decoding: (0..<128).map { UInt8($0) } + Array("xyz€".utf8), as: UTF8.self)
@@ -148,7 +156,7 @@ import Testing
             #"{"status":"ok","conversion_value":5,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#,
             #"{"USD":1.2000000476837158,"KRW":15530,"EUR":0.5}"#,
             #"[1,-2,3.25,"\u0000\n",{"a":{"b":[null,true,false]}}]"#,
-            #"{"big":9223372036854775807,"small":-9223372036854775808,"tiny":5e-324}"#,
+            #"{"big":9223372036854775807,"small":-9223372036854775808,"tiny":5e-324}"#
         ]
         for s in samples {
             let v = try JSONParser.parse(s)

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import SKANDomain
 
 /// Live readers pull from the journal by position; commits wake armed readers once.
@@ -23,7 +24,8 @@ import Testing
         let (reader, position) = j.addReader {}
         #expect(position == JournalPosition(lastId: 1, generation: 0))
         for device in ["A", "B", "A", "B"] { record(j, device: device) }
-        let reading = j.read(after: position.lastId, generation: position.generation, matching: JournalFilter(device: "A"), limit: 10)
+        let reading = j.read(
+            after: position.lastId, generation: position.generation, matching: JournalFilter(device: "A"), limit: 10)
         #expect(reading.entries.map(\.id) == [2, 4])
         #expect(reading.cursor == 5 && !reading.more && !reading.reset)
         let again = j.read(after: reading.cursor, generation: reading.generation, matching: JournalFilter(), limit: 10)
@@ -43,7 +45,7 @@ import Testing
 
     @Test func aClearOrDroppedEntriesMeanAReset() {
         let j = journal(capacity: 2)
-        for _ in 0..<4 { record(j, device: "A") }   // 1 and 2 dropped
+        for _ in 0..<4 { record(j, device: "A") }  // 1 and 2 dropped
         let lost = j.read(after: 1, generation: 0, matching: JournalFilter(), limit: 10)
         #expect(lost.reset && lost.entries.map(\.id) == [3, 4])
         let upToDate = j.read(after: 4, generation: 0, matching: JournalFilter(), limit: 10)
@@ -61,7 +63,7 @@ import Testing
         let wakes = Wakes()
         let (reader, _) = j.addReader { wakes.wake() }
         record(j, device: "A")
-        #expect(wakes.value == 0)   // not armed: it reads when it is ready
+        #expect(wakes.value == 0)  // not armed: it reads when it is ready
         reader.arm()
         record(j, device: "A")
         record(j, device: "A")

@@ -1,13 +1,18 @@
 import Dispatch
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct JournalTests {
-    func record(_ journal: Journal, _ service: ConversionService, _ endpoint: SKANEndpoint, _ params: [(String, String)],
-                status: Int? = nil, body: [UInt8]? = nil, extra: [JSONMember] = []) {
+    func record(
+        _ journal: Journal, _ service: ConversionService, _ endpoint: SKANEndpoint, _ params: [(String, String)],
+        status: Int? = nil, body: [UInt8]? = nil, extra: [JSONMember] = []
+    ) {
         let req = request(endpoint, params)
         let o = service.handle(endpoint, req)
-        journal.record(request: req, outcome: o, status: status ?? o.status, body: body ?? o.body, durationMicros: 42, extra: extra)
+        journal.record(
+            request: req, outcome: o, status: status ?? o.status, body: body ?? o.body, durationMicros: 42, extra: extra
+        )
     }
 
     @Test func entryHasEveryFieldInSpecOrder() throws {
@@ -15,15 +20,22 @@ import Testing
         let service = ConversionService(clock: clock)
         let sink = CollectingSink()
         let journal = Journal(clock: clock, sink: sink)
-        record(journal, service, .skan4, skan4Params([("skan_current_conversion_value", "0"), ("p0_coarse", "9"),
-                                                      ("skan_total_revenue_by_currency", #"{"USD":1.5}"#)]))
+        record(
+            journal, service, .skan4,
+            skan4Params([
+                ("skan_current_conversion_value", "0"), ("p0_coarse", "9"),
+                ("skan_total_revenue_by_currency", #"{"USD":1.5}"#)
+            ]))
         let lines = sink.all
         #expect(lines.count == 1)
         #expect(lines[0].last == UInt8(ascii: "\n"))
         #expect(lines[0].dropLast().contains(UInt8(ascii: "\n")) == false)
         let e = try JSONParser.parse(Array(lines[0].dropLast()))
-        #expect(e.objectValue?.map(\.key) == ["id", "time", "method", "path", "endpoint", "remote", "device", "event",
-                                              "params", "skan", "window", "issues", "response", "duration_us"])
+        #expect(
+            e.objectValue?.map(\.key) == [
+                "id", "time", "method", "path", "endpoint", "remote", "device", "event",
+                "params", "skan", "window", "issues", "response", "duration_us"
+            ])
         #expect(e["id"] == 1)
         #expect(e["time"] == "2025-11-21T04:40:00.123Z")
         #expect(e["method"] == "GET")
@@ -34,13 +46,26 @@ import Testing
         #expect(e["event"] == "__SESSION__")
         #expect(e["params"]?["skan_total_revenue_by_currency"] == #"{"USD":1.5}"#)
         #expect(e["params"]?["p0_coarse"] == "9")
-        #expect(e["skan"] == ["current_fine": 0, "first_call": .int(T0), "total_revenue": ["USD": 1.5],
-                              "windows": ["p0": ["coarse": 9]]])
+        #expect(
+            e["skan"] == [
+                "current_fine": 0, "first_call": .int(T0), "total_revenue": ["USD": 1.5],
+                "windows": ["p0": ["coarse": 9]]
+            ])
         #expect(e["window"] == "p0")
-        #expect(e["issues"] == [["param": "p0_coarse", "code": "coarse_value_out_of_range",
-                                 "message": "p0_coarse 9 is outside 0...2 (0 low, 1 medium, 2 high)"]])
+        #expect(
+            e["issues"] == [
+                [
+                    "param": "p0_coarse", "code": "coarse_value_out_of_range",
+                    "message": "p0_coarse 9 is outside 0...2 (0 low, 1 medium, 2 high)"
+                ]
+            ])
         // Built-in model: revenue of at least 0.01 USD in p0 is fine 10, coarse medium.
-        #expect(e["response"] == ["status": 200, "body": #"{"status":"ok","conversion_value":10,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#])
+        #expect(
+            e["response"] == [
+                "status": 200,
+                "body":
+                    #"{"status":"ok","conversion_value":10,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#
+            ])
         #expect(e["duration_us"] == 42)
         #expect(journal.query().entries.first?.json == e)
     }
@@ -59,8 +84,9 @@ import Testing
         let (service, _) = makeService()
         let journal = Journal(clock: ManualClock(seconds: T0))
         record(journal, service, .skan3, skan3Params(value: "2"))
-        record(journal, service, .skan3, skan3Params(value: "0"), status: 503, body: Array("{\"broken".utf8),
-               extra: [JSONMember("fault", ["kind": "status"])])
+        record(
+            journal, service, .skan3, skan3Params(value: "0"), status: 503, body: Array("{\"broken".utf8),
+            extra: [JSONMember("fault", ["kind": "status"])])
         let entries = journal.query().entries.map(\.json)
         #expect(entries[0]["response"] == ["status": 200, "body": ""])
         #expect(entries[0]["window"] == .null)
@@ -70,7 +96,8 @@ import Testing
 
     @Test func requestsTheServiceNeverSawAreRecordedToo() {
         let journal = Journal(clock: ManualClock(seconds: T0))
-        let req = SKANRequest(method: "DELETE", path: "/api/v1/evt", remote: "[::1]:9", parameters: [(name: "idfv", value: "D")])
+        let req = SKANRequest(
+            method: "DELETE", path: "/api/v1/evt", remote: "[::1]:9", parameters: [(name: "idfv", value: "D")])
         journal.record(request: req, outcome: nil, endpoint: .event, status: 405, body: [], durationMicros: 1)
         let e = journal.query().entries[0]
         #expect(e.endpoint == .event)
@@ -99,12 +126,12 @@ import Testing
     @Test func filters() {
         let (service, clock) = makeService()
         let journal = Journal(clock: ManualClock(seconds: T0))
-        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))        // 1 p0 clean
+        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))  // 1 p0 clean
         record(journal, service, .skan4, skan4Params(device: "B", [("p0_coarse", "5")]))  // 2 p0 issue
-        record(journal, service, .skan3, skan3Params(device: "A"))                         // 3 no window
+        record(journal, service, .skan3, skan3Params(device: "A"))  // 3 no window
         clock.advance(seconds: 3 * day)
-        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))        // 4 p1
-        record(journal, service, .launch, [("a", "K")])                                    // 5 error, issues
+        record(journal, service, .skan4, skan4Params(device: "A", event: "level"))  // 4 p1
+        record(journal, service, .launch, [("a", "K")])  // 5 error, issues
         func ids(_ f: JournalFilter) -> [Int64] { journal.query(f).entries.map(\.id) }
         #expect(ids(JournalFilter()) == [1, 2, 3, 4, 5])
         #expect(ids(JournalFilter(endpoint: .skan4)) == [1, 2, 4])
@@ -173,7 +200,8 @@ import Testing
         let service = ConversionService(clock: clock)
         let journal = Journal(capacity: 1000, capacityBytes: 4000, clock: clock)
         for n in 1...20 {
-            let req = request(.skan3, [("idfv", "B-\(n)"), ("conversion_value", "0"), ("pad", String(repeating: "p", count: 500))])
+            let req = request(
+                .skan3, [("idfv", "B-\(n)"), ("conversion_value", "0"), ("pad", String(repeating: "p", count: 500))])
             let o = service.handle(.skan3, req)
             journal.record(request: req, outcome: o, status: o.status, body: o.body, durationMicros: 1)
         }
@@ -182,7 +210,8 @@ import Testing
         #expect(Int64(journal.size) + journal.dropped == 20)
         #expect(journal.query(JournalFilter()).entries.last?.json["device"] == "B-20")
         // The newest entry is kept whatever its size.
-        let huge = request(.skan3, [("idfv", "HUGE"), ("conversion_value", "0"), ("a", String(repeating: "a", count: 3900))])
+        let huge = request(
+            .skan3, [("idfv", "HUGE"), ("conversion_value", "0"), ("a", String(repeating: "a", count: 3900))])
         journal.record(request: huge, outcome: service.handle(.skan3, huge), status: 200, body: [], durationMicros: 1)
         #expect(journal.query(JournalFilter()).entries.map { $0.json["device"] } == ["HUGE"])
         journal.clear()
@@ -202,6 +231,7 @@ import Testing
         #expect(value.hasPrefix(kept))
         let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "value_truncated" })
         #expect(finding["param"] == "blob")
-        #expect(finding["message"] == "blob is 10000 bytes; the journal keeps its first 4096 (the server read all of it)")
+        #expect(
+            finding["message"] == "blob is 10000 bytes; the journal keeps its first 4096 (the server read all of it)")
     }
 }

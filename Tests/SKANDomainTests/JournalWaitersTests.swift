@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import SKANDomain
 
 /// Answers collected from waiters, in order.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 /// Apple's postback rules on vectors: windows, locks, delays, tiers, SKAN 3's timer, and what a
@@ -35,14 +36,18 @@ struct PostbackSimulatorTests {
         let now = (first + 40 * day) * 1000
         let tier0 = PostbackSimulator.skan4(state(), tier: 0, now: now)
         #expect(tier0[0].status == .sentBy && tier0[0].fine == nil && tier0[0].coarse == nil)
-        #expect(tier0[1].status == .neverSent && tier0[1].reason == "at crowd-anonymity tier 0 only the first postback is sent")
+        #expect(
+            tier0[1].status == .neverSent
+                && tier0[1].reason == "at crowd-anonymity tier 0 only the first postback is sent")
         let tier1 = PostbackSimulator.skan4(state(), tier: 1, now: now)
         #expect(tier1[0].fine == nil && tier1[0].coarse == 1 && tier1[1].coarse == 2)
         let tier2 = PostbackSimulator.skan4(state(), tier: 2, now: now)
         #expect(tier2[0].fine == 10 && tier2[0].coarse == nil && tier2[1].fine == nil && tier2[1].coarse == 2)
         #expect((0...3).map { PostbackSimulator.sourceIdentifierDigits(tier: $0) } == [2, 2, 3, 4])
         let apple = PostbackSimulator.appleJSON(tier2[1])
-        #expect(apple["postback-sequence-index"] == 1 && apple["coarse-conversion-value"] == "high" && apple["conversion-value"] == nil)
+        #expect(
+            apple["postback-sequence-index"] == 1 && apple["coarse-conversion-value"] == "high"
+                && apple["conversion-value"] == nil)
         #expect(apple["source-identifier"] == "111")
     }
 
@@ -66,10 +71,14 @@ struct PostbackSimulatorTests {
     }
 
     @Test func aValueMeansTheEntriesThatProduceIt() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":10,"coarse":1,"when":{"revenue":{"min":0.01}}},{"fine":20,"coarse":2,"when":{"revenue":{"min":10}}}]}}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":10,"coarse":1,"when":{"revenue":{"min":0.01}}},{"fine":20,"coarse":2,"when":{"revenue":{"min":10}}}]}}}"#
+        )
         var postback = PostbackSimulator.skan4(state(), tier: 2, now: (first + 40 * day) * 1000)[0]
         let meaning = try #require(PostbackMeaning.skan4(postback, model: model))
-        #expect(meaning.entries.count == 1 && meaning.entries[0]["index"] == 0 && meaning.entries[0]["when"]?["revenue"]?["min"] == .double(0.01))
+        #expect(
+            meaning.entries.count == 1 && meaning.entries[0]["index"] == 0
+                && meaning.entries[0]["when"]?["revenue"]?["min"] == .double(0.01))
         #expect(meaning.finding == nil)
         postback.fine = 33
         let unknown = try #require(PostbackMeaning.skan4(postback, model: model))
@@ -93,11 +102,14 @@ struct PostbackSimulatorTests {
     /// iOS ignores updates after a lock, so a value the server answers after it (the client kept
     /// asking) does not reach the postback.
     @Test func aLockedWindowCarriesTheValueItWasLockedWith() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":5,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]}}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":5,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]}}}"#
+        )
         let (service, clock) = makeService(model, now: T0)
         _ = service.skan4(skan4Params(device: "L", event: "buy"))
         clock.advance(seconds: 60)
-        let after = service.skan4(skan4Params(device: "L", event: "__SESSION__", [("skan_current_conversion_value", "5")]))
+        let after = service.skan4(
+            skan4Params(device: "L", event: "__SESSION__", [("skan_current_conversion_value", "5")]))
         #expect(finding(after, .updateAfterWindowLock) != nil)
         let device = try #require(service.device("L"))
         #expect(device.skan4.lastReturned[0]?.fine == 7)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 /// What real client code (an iOS SingularAdNetworkHelper, S2S forwarders) showed: faulted requests
@@ -14,7 +15,10 @@ import Testing
         _ = service.handle(.skan4, request(.skan4, skan4Params(device: "RETRY")), commit: false)
         // The retry gets the answer the faulted requests would have had: the first session's.
         let retry = service.skan4(skan4Params(device: "RETRY"))
-        #expect(retry.bodyText == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        #expect(
+            retry.bodyText
+                == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+        )
         let state = service.deviceState("RETRY")
         #expect(state?["skan4"]?["p0"]?["events"]?["__SESSION__"]?.intValue == 1)
         #expect(state?["requests"]?.intValue == 1)
@@ -31,7 +35,7 @@ import Testing
         let (service, _) = makeService(now: T0 + 3 * day)
         let skan: [(String, String)] = [
             ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "20"),
-            ("p1_window_lock", String(T0 + 2 * day + hour)),
+            ("p1_window_lock", String(T0 + 2 * day + hour))
         ]
         for endpoint in [SKANEndpoint.launch, .event] {
             let o = service.handle(endpoint, request(endpoint, base + skan + [("n", "purchase")]))
@@ -46,7 +50,7 @@ import Testing
         let model = try loadModel(#"{"skan4":{"p1":{"entries":[{"coarse":1}]}},"s2s":{"launch":true,"evt":false}}"#)
         let (service, _) = makeService(model, now: T0 + 3 * day)
         let skan: [(String, String)] = [
-            ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("p1_window_lock", String(T0 + 2 * day + hour)),
+            ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("p1_window_lock", String(T0 + 2 * day + hour))
         ]
         #expect(codes(service.handle(.launch, request(.launch, base + skan))) == ["update_after_window_lock"])
         // evt is not answered by this model: no finding there.
@@ -54,7 +58,9 @@ import Testing
     }
 
     @Test func sdidBasedS2SRequiresSdidAndKeysTheDeviceByIt() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":3,"when":{"event":{"name":"__SESSION__"}}},{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":3,"when":{"event":{"name":"__SESSION__"}}},{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#
+        )
         let (service, _) = makeService(model)
         let identity: [(String, String)] = [("a", "KEY"), ("p", "iOS"), ("i", "com.example.app")]
         let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0))]
@@ -66,10 +72,12 @@ import Testing
         let launch = service.handle(.launch2, request(.launch2, identity + [sdid] + skan))
         #expect(launch.bodyText == #"{"status":"ok","conversion_value":3}"#)
         #expect(launch.device == sdid.1)
-        #expect(service.handle(.event2, request(.event2, identity + [sdid] + skan)).bodyText
-            == #"{"status":"error","reason":"missing argument: n"}"#)
+        #expect(
+            service.handle(.event2, request(.event2, identity + [sdid] + skan)).bodyText
+                == #"{"status":"error","reason":"missing argument: n"}"#)
         // idfv and idfa are optional, and the device stays the sdid.
-        let event = service.handle(.event2, request(.event2, identity + [sdid, ("idfv", "IDFV-9"), ("n", "purchase")] + skan))
+        let event = service.handle(
+            .event2, request(.event2, identity + [sdid, ("idfv", "IDFV-9"), ("n", "purchase")] + skan))
         #expect(event.bodyText == #"{"status":"ok","conversion_value":6}"#)
         #expect(event.device == sdid.1 && event.findings.isEmpty)
         #expect(service.deviceState(sdid.1) != nil && service.deviceState("IDFV-9") == nil)
@@ -85,15 +93,23 @@ import Testing
             #expect(o.status == 200 && !o.bodyText.contains("error"))
         }
         let strict = makeService(strict: true).0
-        #expect(strict.skan4(skan4Params().filter { $0.0 != "a" }).bodyText.hasPrefix(#"{"status":"error","reason":"a (the SDK key)"#))
+        #expect(
+            strict.skan4(skan4Params().filter { $0.0 != "a" }).bodyText.hasPrefix(
+                #"{"status":"error","reason":"a (the SDK key)"#))
     }
 
     @Test func theDefaultModelAnswersRevenueInEveryWindow() {
         let (service, clock) = makeService()
-        let revenue = { (n: Int) in [("p\(n)_total_iap_revenue", #"{"USD":0.99}"#), ("skan_total_revenue_by_currency", #"{"USD":0.99}"#)] }
-        #expect(service.skan4(skan4Params(device: "R", event: "buy", revenue(0))).bodyText.contains("\"skan_updated_coarse_value\":1"))
+        let revenue = { (n: Int) in
+            [("p\(n)_total_iap_revenue", #"{"USD":0.99}"#), ("skan_total_revenue_by_currency", #"{"USD":0.99}"#)]
+        }
+        #expect(
+            service.skan4(skan4Params(device: "R", event: "buy", revenue(0))).bodyText.contains(
+                "\"skan_updated_coarse_value\":1"))
         clock.advance(seconds: 3 * day)
-        #expect(service.skan4(skan4Params(device: "R", event: "buy", revenue(1))).bodyText.contains("\"skan_updated_coarse_value\":1"))
+        #expect(
+            service.skan4(skan4Params(device: "R", event: "buy", revenue(1))).bodyText.contains(
+                "\"skan_updated_coarse_value\":1"))
         clock.advance(seconds: 7 * day)
         let p2 = service.skan4(skan4Params(device: "R", event: "buy", revenue(2)))
         #expect(p2.window == .p2)

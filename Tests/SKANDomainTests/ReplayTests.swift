@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 /// Record and replay without sockets or files: the key a request is looked up by, the replay file
@@ -6,19 +7,33 @@ import Testing
 @Suite("Record and replay")
 struct ReplayTests {
     private func key(_ endpoint: SKANEndpoint, _ params: [(String, String)], now: Int64 = T0) -> ReplayKey? {
-        ReplayKey(endpoint: endpoint, parameters: RequestParameters(params.map { (name: $0.0, value: $0.1) }),
-                  nowMilliseconds: now * 1000)
+        ReplayKey(
+            endpoint: endpoint, parameters: RequestParameters(params.map { (name: $0.0, value: $0.1) }),
+            nowMilliseconds: now * 1000)
     }
 
     // MARK: the key
 
     @Test func theKeyIsTheTypedStateNotTheText() throws {
-        let a = try #require(key(.skan4, skan4Params([("skan_current_conversion_value", "3"), ("p0_coarse", "1"),
-                                                      ("skan_total_revenue_by_currency", #"{"USD":1.5,"EUR":2}"#)])))
-        let b = try #require(key(.skan4, skan4Params([("p0_coarse", "01"), ("skan_total_revenue_by_currency", #"{"EUR":2.0,"USD":1.5}"#),
-                                                      ("skan_current_conversion_value", "3"), ("skan_last_call_to_skadnetwork_timestamp", String(T0))])))
+        let a = try #require(
+            key(
+                .skan4,
+                skan4Params([
+                    ("skan_current_conversion_value", "3"), ("p0_coarse", "1"),
+                    ("skan_total_revenue_by_currency", #"{"USD":1.5,"EUR":2}"#)
+                ])))
+        let b = try #require(
+            key(
+                .skan4,
+                skan4Params([
+                    ("p0_coarse", "01"), ("skan_total_revenue_by_currency", #"{"EUR":2.0,"USD":1.5}"#),
+                    ("skan_current_conversion_value", "3"), ("skan_last_call_to_skadnetwork_timestamp", String(T0))
+                ])))
         #expect(a == b)
-        #expect(a.stateJSON.description == #"{"event":"__SESSION__","window":"p0","current_fine":3,"total_revenue":{"EUR":2,"USD":1.5},"windows":{"p0":{"coarse":1}}}"#)
+        #expect(
+            a.stateJSON.description
+                == #"{"event":"__SESSION__","window":"p0","current_fine":3,"total_revenue":{"EUR":2,"USD":1.5},"windows":{"p0":{"coarse":1}}}"#
+        )
     }
 
     @Test func everyPartOfTheStateTellsKeysApart() throws {
@@ -31,7 +46,7 @@ struct ReplayTests {
             skan4Params([("skan_current_conversion_value", "3"), ("skan_total_revenue_by_currency", #"{"USD":1}"#)]),
             skan4Params([("skan_current_conversion_value", "3"), ("p0_total_iap_revenue", #"{"USD":1}"#)]),
             // Three days after the first call: p1.
-            skan4Params(first: T0 - 3 * day, [("skan_current_conversion_value", "3")]),
+            skan4Params(first: T0 - 3 * day, [("skan_current_conversion_value", "3")])
         ]
         for params in others {
             #expect(key(.skan4, params) != base, "\(params)")
@@ -43,10 +58,16 @@ struct ReplayTests {
 
     @Test func skan3AndS2SKeys() throws {
         let skan3 = try #require(key(.skan3, skan3Params(value: "5", [("total_revenue_by_currency", #"{"USD":2}"#)])))
-        #expect(skan3.stateJSON.description == #"{"event":"__SESSION__","conversion_value":5,"total_revenue":{"USD":2}}"#)
+        #expect(
+            skan3.stateJSON.description == #"{"event":"__SESSION__","conversion_value":5,"total_revenue":{"USD":2}}"#)
         // A launch is a session whatever its `n` (the app's name there); S2S takes SKAN 3 names too.
-        let launch = try #require(key(.launch, [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "D"), ("n", "Go Go Magnet!"),
-                                                ("skan_conversion_value", "2"), ("skan_first_call_timestamp", String(T0))]))
+        let launch = try #require(
+            key(
+                .launch,
+                [
+                    ("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "D"), ("n", "Go Go Magnet!"),
+                    ("skan_conversion_value", "2"), ("skan_first_call_timestamp", String(T0))
+                ]))
         #expect(launch.stateJSON.description == #"{"event":"__SESSION__","window":"p0","current_fine":2}"#)
         #expect(key(.unmatched, []) == nil)
     }
@@ -55,24 +76,44 @@ struct ReplayTests {
 
     private func file() throws -> ReplayFile {
         let first = try #require(key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0")])))
-        let locked = try #require(key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0"), ("p0_window_lock", String(T0)),
-                                                                           ("p0_coarse", "2"), ("p0_total_admon_revenue", #"{"USD":0.25}"#)])))
+        let locked = try #require(
+            key(
+                .skan4,
+                skan4Params(
+                    device: "QA-1",
+                    [
+                        ("skan_current_conversion_value", "0"), ("p0_window_lock", String(T0)),
+                        ("p0_coarse", "2"), ("p0_total_admon_revenue", #"{"USD":0.25}"#)
+                    ])))
         let skan3 = try #require(key(.skan3, skan3Params(device: "QA-2")))
-        return ReplayFile(recordedFrom: "run.jsonl", devices: [
-            ReplayFile.Device(id: "QA-1", requests: [
-                ReplayFile.Request(key: first, status: 200, body: Array(#"{"status":"ok","conversion_value":0}"#.utf8), journalId: 1),
-                ReplayFile.Request(key: first, status: 200, body: Array(#"{"status":"ok","conversion_value":7}"#.utf8), journalId: 2),
-                ReplayFile.Request(key: locked, status: 500, body: Array("<html>".utf8)),
-            ]),
-            ReplayFile.Device(id: "QA-2", requests: [ReplayFile.Request(key: skan3, status: 200, body: [], journalId: 9)]),
-        ])
+        return ReplayFile(
+            recordedFrom: "run.jsonl",
+            devices: [
+                ReplayFile.Device(
+                    id: "QA-1",
+                    requests: [
+                        ReplayFile.Request(
+                            key: first, status: 200, body: Array(#"{"status":"ok","conversion_value":0}"#.utf8),
+                            journalId: 1),
+                        ReplayFile.Request(
+                            key: first, status: 200, body: Array(#"{"status":"ok","conversion_value":7}"#.utf8),
+                            journalId: 2),
+                        ReplayFile.Request(key: locked, status: 500, body: Array("<html>".utf8))
+                    ]),
+                ReplayFile.Device(
+                    id: "QA-2", requests: [ReplayFile.Request(key: skan3, status: 200, body: [], journalId: 9)])
+            ])
     }
 
     @Test func aReplayFileReadsBackAsWritten() throws {
         let written = try file()
         let text = written.text
-        #expect(written.devices[0].requests[2].key.windows[0] == ReplayKey.Window(coarse: 2, locked: true, admonRevenue: ["USD": 0.25]))
-        #expect(String(decoding: text, as: UTF8.self).hasPrefix("{\"version\":1,\"recorded_from\":\"run.jsonl\",\"devices\":[\n{\"device\":\"QA-1\""))
+        #expect(
+            written.devices[0].requests[2].key.windows[0]
+                == ReplayKey.Window(coarse: 2, locked: true, admonRevenue: ["USD": 0.25]))
+        #expect(
+            String(decoding: text, as: UTF8.self).hasPrefix(
+                "{\"version\":1,\"recorded_from\":\"run.jsonl\",\"devices\":[\n{\"device\":\"QA-1\""))
         #expect(try ReplayFile.parse(bytes: text, source: "replay.json") == written)
     }
 
@@ -91,16 +132,26 @@ struct ReplayTests {
             ("nope", "replay.json: $: not JSON"),
             (#"{"devices":[]}"#, #"replay.json: $: "version" is missing"#),
             (#"{"version":2,"devices":[]}"#, "replay.json: $.version: version 2 is not one this skan-mock reads"),
-            (#"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan5","state":{},"status":200,"body":""}]}]}"#,
-             #"replay.json: $.devices[0].requests[0].endpoint: "skan5" is not an endpoint"#),
-            (#"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"curent_fine":1},"status":200,"body":""}]}]}"#,
-             #"replay.json: $.devices[0].requests[0].state.curent_fine: unknown member "curent_fine""#),
-            (#"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"windows":{"p0":{"locked":1}}},"status":200,"body":""}]}]}"#,
-             "replay.json: $.devices[0].requests[0].state.windows.p0.locked: expected true or false"),
-            (#"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"status":42,"body":""}]}]}"#,
-             "replay.json: $.devices[0].requests[0].status: 42 is outside 100...599"),
-            (#"{"version":1,"devices":[{"device":"A","requests":[]},{"device":"A","requests":[\#(request)]}]}"#,
-             #"replay.json: $.devices[1].device: device "A" is also at $.devices[0]"#),
+            (
+                #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan5","state":{},"status":200,"body":""}]}]}"#,
+                #"replay.json: $.devices[0].requests[0].endpoint: "skan5" is not an endpoint"#
+            ),
+            (
+                #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"curent_fine":1},"status":200,"body":""}]}]}"#,
+                #"replay.json: $.devices[0].requests[0].state.curent_fine: unknown member "curent_fine""#
+            ),
+            (
+                #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"windows":{"p0":{"locked":1}}},"status":200,"body":""}]}]}"#,
+                "replay.json: $.devices[0].requests[0].state.windows.p0.locked: expected true or false"
+            ),
+            (
+                #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"status":42,"body":""}]}]}"#,
+                "replay.json: $.devices[0].requests[0].status: 42 is outside 100...599"
+            ),
+            (
+                #"{"version":1,"devices":[{"device":"A","requests":[]},{"device":"A","requests":[\#(request)]}]}"#,
+                #"replay.json: $.devices[1].device: device "A" is also at $.devices[0]"#
+            )
         ]
         for (text, expected) in cases {
             let error = problem(text)
@@ -121,9 +172,13 @@ struct ReplayTests {
         #expect(replay.take(device: "QA-1", key: first) == nil)
         let finding = replay.notRecorded(device: "QA-1", key: first)
         #expect(finding.code == .notRecorded)
-        #expect(finding.message.hasPrefix("the 2 answers replay.json has for device QA-1 with this state were all replayed"))
+        #expect(
+            finding.message.hasPrefix("the 2 answers replay.json has for device QA-1 with this state were all replayed")
+        )
         #expect(replay.take(device: nil, key: first) == nil)
-        #expect(replay.notRecorded(device: "QA-9", key: first).message.hasPrefix("replay.json has no answers for device QA-9"))
+        #expect(
+            replay.notRecorded(device: "QA-9", key: first).message.hasPrefix(
+                "replay.json has no answers for device QA-9"))
         replay.rewind()
         #expect(replay.take(device: "QA-1", key: first)?.journalId == 1)
         #expect(replay.answerCount == 4)
@@ -136,23 +191,28 @@ struct ReplayTests {
     private func line(id: Int, device: String, value: Int, upstream: String?) -> String {
         let params = skan4Params(device: device, [("skan_current_conversion_value", String(value))])
         let members = params.map { "\(JSONValue.string($0.0)):\(JSONValue.string($0.1))" }.joined(separator: ",")
-        return #"{"id":\#(id),"time":"\#(RFC3339.format(milliseconds: T0 * 1000))","method":"GET","path":"/api/v2/conversion_value","endpoint":"skan4","device":"\#(device)","params":{\#(members)},"response":{"status":200,"body":"{}"}"#
+        return
+            #"{"id":\#(id),"time":"\#(RFC3339.format(milliseconds: T0 * 1000))","method":"GET","path":"/api/v2/conversion_value","endpoint":"skan4","device":"\#(device)","params":{\#(members)},"response":{"status":200,"body":"{}"}"#
             + (upstream.map { #","upstream":\#($0)}"# } ?? "}")
     }
 
     @Test func aJournalBecomesAReplayFile() throws {
         let journal = [
-            line(id: 1, device: "QA-1", value: 0, upstream: #"{"status":200,"body":"{\"status\":\"ok\",\"conversion_value\":4}","duration_us":10}"#),
+            line(
+                id: 1, device: "QA-1", value: 0,
+                upstream: #"{"status":200,"body":"{\"status\":\"ok\",\"conversion_value\":4}","duration_us":10}"#),
             line(id: 2, device: "QA-2", value: 0, upstream: #"{"error":"timeout","reason":"slow","duration_us":10}"#),
             line(id: 3, device: "QA-1", value: 4, upstream: #"{"status":503,"body":"down","duration_us":10}"#),
             line(id: 4, device: "QA-3", value: 0, upstream: nil),
-            "",
+            ""
         ].joined(separator: "\n")
         let recording = try ReplayRecording(jsonLines: Array(journal.utf8), source: "run.jsonl")
         #expect(recording.file.devices.map(\.id) == ["QA-1"])
         #expect(recording.file.devices[0].requests.map(\.status) == [200, 503])
         #expect(recording.file.devices[0].requests.map(\.journalId) == [1, 3])
-        #expect(recording.file.devices[0].requests[0].key == key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0")])))
+        #expect(
+            recording.file.devices[0].requests[0].key
+                == key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0")])))
         #expect(recording.withoutUpstreamAnswer == 2)
         #expect(recording.summary == "2 answers recorded for 1 device (entries left out: 2 without an upstream answer)")
     }
@@ -167,8 +227,12 @@ struct ReplayTests {
             }
         }
         let good = line(id: 1, device: "QA-1", value: 0, upstream: #"{"status":200,"body":"{}","duration_us":1}"#)
-        #expect(error(good + "\n{\"id\":2,\n") == "run.jsonl: line 2: not a JSON object, so not a journal entry (is this the --log file of a run?)")
-        #expect(error(line(id: 1, device: "QA-1", value: 0, upstream: nil)).hasPrefix("run.jsonl: no entry has an upstream answer"))
+        #expect(
+            error(good + "\n{\"id\":2,\n")
+                == "run.jsonl: line 2: not a JSON object, so not a journal entry (is this the --log file of a run?)")
+        #expect(
+            error(line(id: 1, device: "QA-1", value: 0, upstream: nil)).hasPrefix(
+                "run.jsonl: no entry has an upstream answer"))
         #expect(error("").hasPrefix("run.jsonl: no entry has an upstream answer"))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct RequestParametersTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 /// The compact reader must give what the JSON parser gives, or step aside.
@@ -18,8 +19,9 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"USD":4.99}"#, #"{"USD":0}"#, #"{"USD":10,"EUR":0.5}"#, #"{"KRW":15530}"#, #"{"USD":1e3}"#, #"{"USD":1.5E-2}"#,
-        #"{"USD":9223372036854775807}"#, #"{"USD":9223372036854775808}"#, #"{"USD":1,"USD":2}"#, #"{"USD":0.1000}"#,
+        #"{"USD":4.99}"#, #"{"USD":0}"#, #"{"USD":10,"EUR":0.5}"#, #"{"KRW":15530}"#, #"{"USD":1e3}"#,
+        #"{"USD":1.5E-2}"#,
+        #"{"USD":9223372036854775807}"#, #"{"USD":9223372036854775808}"#, #"{"USD":1,"USD":2}"#, #"{"USD":0.1000}"#
     ])
     func readsWhatTheParserReads(_ text: String) throws {
         let compact = try #require(Self.compact(text))
@@ -27,9 +29,11 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{}"#, #"{ "USD":1}"#, #"{"usd":1}"#, #"{"USD":-1}"#, #"{"USD":01}"#, #"{"USD":1.}"#, #"{"USD":.5}"#, #"{"USD":1e}"#,
-        #"{"USD":"1"}"#, #"{"USD":1,}"#, #"{"USD":1}x"#, #"{"US":1}"#, #"{"USDX":1}"#, #"{"USD":1e999}"#, #"[1]"#, #"{"USD":1"#,
-        #"{"U\u0053D":1}"#, #"{"USD":null}"#,
+        #"{}"#, #"{ "USD":1}"#, #"{"usd":1}"#, #"{"USD":-1}"#, #"{"USD":01}"#, #"{"USD":1.}"#, #"{"USD":.5}"#,
+        #"{"USD":1e}"#,
+        #"{"USD":"1"}"#, #"{"USD":1,}"#, #"{"USD":1}x"#, #"{"US":1}"#, #"{"USDX":1}"#, #"{"USD":1e999}"#, #"[1]"#,
+        #"{"USD":1"#,
+        #"{"U\u0053D":1}"#, #"{"USD":null}"#
     ])
     func leavesEverythingElseToTheParser(_ text: String) {
         #expect(Self.compact(text) == nil)

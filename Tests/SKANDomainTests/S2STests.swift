@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct S2STests {
@@ -12,10 +13,15 @@ import Testing
         let (service, _) = makeService()
         #expect(s2s(service, .launch, []).bodyText == #"{"status":"error","reason":"missing argument: a"}"#)
         #expect(s2s(service, .launch, [("a", "K")]).bodyText == #"{"status":"error","reason":"missing argument: p"}"#)
-        #expect(s2s(service, .launch, [("a", "K"), ("p", "ios")]).bodyText == #"{"status":"error","reason":"missing argument: i"}"#)
+        #expect(
+            s2s(service, .launch, [("a", "K"), ("p", "ios")]).bodyText
+                == #"{"status":"error","reason":"missing argument: i"}"#)
         let noIDFV = s2s(service, .launch, [("a", "K"), ("p", "IOS"), ("i", "app"), ("idfa", "X")])
         #expect(noIDFV.bodyText == #"{"status":"error","reason":"missing argument: idfv"}"#)
-        #expect(noIDFV.findings == [ValidationFinding(param: "idfv", code: .missingParameter, message: "missing argument: idfv")])
+        #expect(
+            noIDFV.findings == [
+                ValidationFinding(param: "idfv", code: .missingParameter, message: "missing argument: idfv")
+            ])
         // idfv is only required on iOS.
         #expect(s2s(service, .launch, [("a", "K"), ("p", "Android"), ("i", "app")]).bodyText == #"{"status":"ok"}"#)
         #expect(s2s(service, .event, base).bodyText == #"{"status":"error","reason":"missing argument: n"}"#)
@@ -24,9 +30,13 @@ import Testing
     }
 
     @Test func conversionValueOnlyWhenTheModelIsActiveForTheEndpoint() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":3,"coarse":1,"when":{"event":{"name":"__SESSION__"}}},{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":false}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":3,"coarse":1,"when":{"event":{"name":"__SESSION__"}}},{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":false}}"#
+        )
         let (service, _) = makeService(model)
-        let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")]
+        let skan: [(String, String)] = [
+            ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")
+        ]
         // launch counts as a session.
         #expect(s2s(service, .launch, base + skan).bodyText == #"{"status":"ok","conversion_value":3}"#)
         #expect(s2s(service, .event, base + skan + [("n", "purchase")]).bodyText == #"{"status":"ok"}"#)
@@ -36,9 +46,13 @@ import Testing
     /// what the model would have computed must not become the device's p0 value, or a back end
     /// that forwards the device's real value in p1 gets a false `fine_value_changed_after_p0`.
     @Test func onlyValuesActuallyAnsweredBecomeDeviceState() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":2,"when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":1,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":false,"evt":false}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":2,"when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":1,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":false,"evt":false}}"#
+        )
         let (service, clock) = makeService(model)
-        let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")]
+        let skan: [(String, String)] = [
+            ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")
+        ]
         #expect(s2s(service, .launch, base + skan).bodyText == #"{"status":"ok"}"#)
         #expect(s2s(service, .launch, base + skan).bodyText == #"{"status":"ok"}"#)
         clock.advance(seconds: 176_400)  // 49 hours: p1
@@ -47,7 +61,9 @@ import Testing
         #expect(p1.bodyText == #"{"status":"ok"}"#)
         #expect(p1.findings == [])
         // The value the device really had in p0 is still held against it.
-        let changed = s2s(service, .launch, base + [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "5")])
+        let changed = s2s(
+            service, .launch,
+            base + [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "5")])
         #expect(changed.findings.map(\.code) == [.fineValueChangedAfterP0])
     }
 
@@ -55,7 +71,9 @@ import Testing
     /// when there is none of any kind.
     @Test func androidDevicesAreKeyedByTheirIds() {
         let (service, _) = makeService()
-        let android: [(String, String)] = [("a", "K"), ("p", "Android"), ("i", "com.example.app"), ("install_ref", "utm_source=x")]
+        let android: [(String, String)] = [
+            ("a", "K"), ("p", "Android"), ("i", "com.example.app"), ("install_ref", "utm_source=x")
+        ]
         let withAIFA = s2s(service, .launch, android + [("andi", "ANDI-1"), ("asid", "ASID-1"), ("aifa", "AIFA-1")])
         #expect(withAIFA.device == "AIFA-1" && withAIFA.findings.isEmpty)
         #expect(s2s(service, .launch, android + [("andi", "ANDI-1"), ("asid", "ASID-1")]).device == "ASID-1")
@@ -64,15 +82,21 @@ import Testing
         #expect(none.device == nil)
         #expect(none.bodyText == #"{"status":"ok"}"#)
         #expect(none.findings.map(\.code) == [.missingParameter])
-        #expect(none.findings.first?.message.hasPrefix("no device id: an Android request identifies the device by aifa") == true)
+        #expect(
+            none.findings.first?.message.hasPrefix("no device id: an Android request identifies the device by aifa")
+                == true)
     }
 
     /// On Singular's session endpoint `n` is the app's name (RudderStack sends the app name, Singular's
     /// Python sample n='Go Go Magnet!'): a launch counts as a session whatever its `n`.
     @Test func aLaunchIsASessionWhateverItsN() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":3,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":3,"when":{"event":{"name":"__SESSION__"}}}]}},"s2s":{"launch":true,"evt":true}}"#
+        )
         let (service, _) = makeService(model)
-        let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")]
+        let skan: [(String, String)] = [
+            ("skan_first_call_to_skadnetwork_timestamp", String(T0)), ("skan_current_conversion_value", "0")
+        ]
         let launch = s2s(service, .launch, base + skan + [("n", "Go Go Magnet!")])
         #expect(launch.bodyText == #"{"status":"ok","conversion_value":3}"#)
         #expect(launch.event == "__SESSION__")
@@ -80,10 +104,16 @@ import Testing
     }
 
     @Test func acceptsSKAN3Names() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":6,"when":{"event":{"name":"purchase"}}}]}},"s2s":{"launch":true,"evt":true}}"#
+        )
         let (service, _) = makeService(model, now: T0 + hour)
-        let o = s2s(service, .event, base + [("n", "purchase"), ("skan_conversion_value", "2"),
-                                            ("skan_first_call_timestamp", String(T0)), ("skan_last_call_timestamp", String(T0 + 10))])
+        let o = s2s(
+            service, .event,
+            base + [
+                ("n", "purchase"), ("skan_conversion_value", "2"),
+                ("skan_first_call_timestamp", String(T0)), ("skan_last_call_timestamp", String(T0 + 10))
+            ])
         #expect(o.bodyText == #"{"status":"ok","conversion_value":6}"#)
         #expect(o.window == .p0)
         #expect(o.skan.json == ["current_fine": 2, "first_call": .int(T0), "last_call": .int(T0 + 10)])
@@ -93,14 +123,17 @@ import Testing
     }
 
     @Test func s2sEventsAreCountedApartFromTheConversionValueEndpoint() throws {
-        let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":9,"when":{"event":{"name":"level","min_count":2}}}]}},"s2s":{"launch":true,"evt":true}}"#)
+        let model = try loadModel(
+            #"{"skan4":{"p0":{"entries":[{"fine":9,"when":{"event":{"name":"level","min_count":2}}}]}},"s2s":{"launch":true,"evt":true}}"#
+        )
         let (service, _) = makeService(model)
         let skan: [(String, String)] = [("skan_first_call_to_skadnetwork_timestamp", String(T0))]
         // The app reports the same event to both: each side counts it once.
         #expect(service.skan4(skan4Params(event: "level")).bodyText == #"{"status":"ok"}"#)
         #expect(s2s(service, .event, base + skan + [("n", "level")]).bodyText == #"{"status":"ok"}"#)
         #expect(service.skan4(skan4Params(event: "level")).bodyText.contains(#""conversion_value":9"#))
-        #expect(s2s(service, .event, base + skan + [("n", "level")]).bodyText == #"{"status":"ok","conversion_value":9}"#)
+        #expect(
+            s2s(service, .event, base + skan + [("n", "level")]).bodyText == #"{"status":"ok","conversion_value":9}"#)
     }
 }
 
@@ -186,8 +219,11 @@ import Testing
         #expect(state["requests"] == 4)
         #expect(state["first_seen"] == "2025-11-21T04:40:00.000Z")
         #expect(state["last_seen"] == "2025-11-24T04:40:00.000Z")
-        #expect(state["skan4"]?["p0"] == ["events": ["__SESSION__": 1, "level": 1],
-                                           "last_returned": ["fine": 1, "coarse": 0, "lock": false], "locked": false])
+        #expect(
+            state["skan4"]?["p0"] == [
+                "events": ["__SESSION__": 1, "level": 1],
+                "last_returned": ["fine": 1, "coarse": 0, "lock": false], "locked": false
+            ])
         #expect(state["skan4"]?["p1"]?["events"] == ["__SESSION__": 1])
         #expect(state["skan4"]?["p1"]?["last_returned"] == ["fine": 1, "coarse": 0, "lock": false])
         #expect(state["skan4"]?["p0_fine"] == 1)

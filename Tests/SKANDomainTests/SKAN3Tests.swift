@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct SKAN3TestingEndpointTests {
@@ -42,7 +43,8 @@ import Testing
     }
 
     @Test func rulesReplaceTheIncrementAndNeverGoDown() throws {
-        let model = try loadModel("""
+        let model = try loadModel(
+            """
             {"skan3":{"mode":"rules","combine":"last","entries":[
               {"value":5,"when":{"event":{"name":"purchase"}}},
               {"value":9,"when":{"revenue":{"min":10}}}
@@ -50,20 +52,32 @@ import Testing
             """)
         let (service, _) = makeService(model)
         // Nothing matches: the current value comes back (the client ignores a value that is not higher).
-        #expect(service.skan3(skan3Params(device: "d1", value: "0")).bodyText == #"{"conversion_value":0,"status":"ok"}"#)
-        #expect(service.skan3(skan3Params(device: "d1", event: "purchase", value: "3")).bodyText == #"{"conversion_value":5,"status":"ok"}"#)
+        #expect(
+            service.skan3(skan3Params(device: "d1", value: "0")).bodyText == #"{"conversion_value":0,"status":"ok"}"#)
+        #expect(
+            service.skan3(skan3Params(device: "d1", event: "purchase", value: "3")).bodyText
+                == #"{"conversion_value":5,"status":"ok"}"#)
         // The rules say 5, the device already has 7: never below the current value.
-        #expect(service.skan3(skan3Params(device: "d2", event: "purchase", value: "7")).bodyText == #"{"conversion_value":7,"status":"ok"}"#)
-        let rich = skan3Params(device: "d3", value: "5").map { $0.0 == "total_revenue_by_currency" ? ($0.0, #"{"USD":10}"#) : $0 }
+        #expect(
+            service.skan3(skan3Params(device: "d2", event: "purchase", value: "7")).bodyText
+                == #"{"conversion_value":7,"status":"ok"}"#)
+        let rich = skan3Params(device: "d3", value: "5").map {
+            $0.0 == "total_revenue_by_currency" ? ($0.0, #"{"USD":10}"#) : $0
+        }
         #expect(service.skan3(rich).bodyText == #"{"conversion_value":9,"status":"ok"}"#)
     }
 
     @Test func journalSkanObjectIsTyped() {
         let (service, _) = makeService()
-        let params = skan3Params(value: "1").map { $0.0 == "total_revenue_by_currency" ? ($0.0, #"{"KRW":15530,"USD":1.5}"#) : $0 }
+        let params = skan3Params(value: "1").map {
+            $0.0 == "total_revenue_by_currency" ? ($0.0, #"{"KRW":15530,"USD":1.5}"#) : $0
+        }
         let o = service.skan3(params)
-        #expect(o.skan.json == ["conversion_value": 1, "first_call": .int(T0), "last_call": .int(T0),
-                           "total_revenue": ["KRW": 15530, "USD": 1.5]])
+        #expect(
+            o.skan.json == [
+                "conversion_value": 1, "first_call": .int(T0), "last_call": .int(T0),
+                "total_revenue": ["KRW": 15530, "USD": 1.5]
+            ])
         #expect(o.window == nil)
         #expect(o.device == "IDFV-1")
         #expect(o.event == "__SESSION__")

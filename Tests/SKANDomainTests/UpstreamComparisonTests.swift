@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 /// What `--upstream` calls a difference: only what a client would apply (ok or error, value,
@@ -8,35 +9,67 @@ struct UpstreamComparisonTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func theSameAnswerInAnotherShapeIsTheSame() {
-        let model = (200, bytes(#"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#))
-        let upstream = (200, bytes(#"{ "skan_updated_lock_window_value": false, "conversion_value": 3, "status": "ok", "skan_updated_coarse_value": 1 }"#))
+        let model = (
+            200,
+            bytes(
+                #"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#
+            )
+        )
+        let upstream = (
+            200,
+            bytes(
+                #"{ "skan_updated_lock_window_value": false, "conversion_value": 3, "status": "ok", "skan_updated_coarse_value": 1 }"#
+            )
+        )
         #expect(UpstreamComparison.finding(model: model, upstream: upstream) == nil)
-        let errors = UpstreamComparison.finding(model: (200, bytes(#"{"status":"error","reason":"a"}"#)),
-                                                upstream: (200, bytes(#"{"status":"error","reason":"Got error from server"}"#)))
+        let errors = UpstreamComparison.finding(
+            model: (200, bytes(#"{"status":"error","reason":"a"}"#)),
+            upstream: (200, bytes(#"{"status":"error","reason":"Got error from server"}"#)))
         #expect(errors == nil)
     }
 
     @Test func eachKindOfDifferenceSaysBothAnswers() {
-        let model = (200, bytes(#"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#))
+        let model = (
+            200,
+            bytes(
+                #"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#
+            )
+        )
         let cases: [(String, String)] = [
-            (#"{"status":"ok","conversion_value":4,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#, "ok, value 4, coarse 1, lock false"),
-            (#"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#, "ok, value 3, coarse 2, lock false"),
-            (#"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":true}"#, "ok, value 3, coarse 1, lock true"),
+            (
+                #"{"status":"ok","conversion_value":4,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#,
+                "ok, value 4, coarse 1, lock false"
+            ),
+            (
+                #"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#,
+                "ok, value 3, coarse 2, lock false"
+            ),
+            (
+                #"{"status":"ok","conversion_value":3,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":true}"#,
+                "ok, value 3, coarse 1, lock true"
+            ),
             (#"{"status":"error","reason":"x"}"#, "error"),
-            (#"{"status":"ok"}"#, "ok, no value"),
+            (#"{"status":"ok"}"#, "ok, no value")
         ]
         for (body, said) in cases {
             let finding = UpstreamComparison.finding(model: model, upstream: (200, bytes(body)))
             #expect(finding?.code == .differsFromUpstream)
-            #expect(finding?.message == "the model answered ok, value 3, coarse 1, lock false where the upstream answered \(said)")
+            #expect(
+                finding?.message
+                    == "the model answered ok, value 3, coarse 1, lock false where the upstream answered \(said)")
         }
     }
 
     @Test func anHTTPErrorOrAnotherShapeIsADifference() {
         let model = (200, bytes(#"{"conversion_value":1,"status":"ok"}"#))
-        #expect(UpstreamComparison.finding(model: model, upstream: (503, bytes(#"{"status":"ok","conversion_value":1}"#)))?.message
-            == "the model answered ok, value 1 where the upstream answered error")
+        #expect(
+            UpstreamComparison.finding(model: model, upstream: (503, bytes(#"{"status":"ok","conversion_value":1}"#)))?
+                .message
+                == "the model answered ok, value 1 where the upstream answered error")
         let html = UpstreamComparison.finding(model: model, upstream: (502, bytes("<html>Bad Gateway</html>")))
-        #expect(html?.message.hasPrefix("the upstream answered HTTP 502 with a body that is not Singular's shape (<html>Bad Gateway</html>)") == true)
+        #expect(
+            html?.message.hasPrefix(
+                "the upstream answered HTTP 502 with a body that is not Singular's shape (<html>Bad Gateway</html>)")
+                == true)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SKANDomain
 
 @Suite struct WindowTests {
@@ -7,7 +8,7 @@ import Testing
     static let edgeCases: [(Int64, SKANWindow)] = [
         (0, .p0), (48 * hour - 1, .p0), (48 * hour, .p1),
         (7 * day - 1, .p1), (7 * day, .p2), (35 * day - 1, .p2), (35 * day, .over), (400 * day, .over),
-        (-hour, .p0),
+        (-hour, .p0)
     ]
 
     @Test(arguments: edgeCases)
@@ -29,7 +30,10 @@ import Testing
         let p1 = service.skan4(params)
         #expect(p1.window == .p1)
         // p1: the fine value is the device's current one; the built-in model gives coarse low for a session.
-        #expect(p1.bodyText == #"{"status":"ok","conversion_value":2,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        #expect(
+            p1.bodyText
+                == #"{"status":"ok","conversion_value":2,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+        )
         clock.set(seconds: T0 + 7 * day)
         #expect(service.skan4(params).window == .p2)
         clock.set(seconds: T0 + 35 * day)

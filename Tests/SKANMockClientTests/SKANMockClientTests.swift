@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SKANDomain
 import SKANMock
 import SKANMockClient
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A skan-mock started in process on a free port with a hand-moved clock, and a client for it.
 final class ClientFixture: Sendable {
@@ -21,15 +22,18 @@ final class ClientFixture: Sendable {
         options.adminToken = adminToken
         server = try SKANMockServer(options: options, clock: ManualClock(seconds: Self.start))
         try server.start()
-        client = SKANMockClient(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, adminToken: clientToken ?? adminToken)
+        client = SKANMockClient(
+            baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, adminToken: clientToken ?? adminToken)
     }
 
     deinit { server.stop(gracePeriod: 1) }
 
     /// One SKAN 4 request as an app would send it.
     func skan4(device: String, event: String = "__SESSION__", extra: String = "", status: Int = 200) async throws {
-        let url = URL(string: "http://127.0.0.1:\(server.port)/api/v2/conversion_value?a=k&v=17.0&i=com.x&p=iOS&idfv=\(device)&n=\(event)"
-            + "&skan_current_conversion_value=0&skan_first_call_to_skadnetwork_timestamp=\(Self.start)" + extra)!
+        let url = URL(
+            string:
+                "http://127.0.0.1:\(server.port)/api/v2/conversion_value?a=k&v=17.0&i=com.x&p=iOS&idfv=\(device)&n=\(event)"
+                + "&skan_current_conversion_value=0&skan_first_call_to_skadnetwork_timestamp=\(Self.start)" + extra)!
         let (_, response) = try await get(url)
         #expect((response as? HTTPURLResponse)?.statusCode == status)
     }
@@ -37,7 +41,11 @@ final class ClientFixture: Sendable {
     private func get(_ url: URL) async throws -> (Data, URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: url) { data, response, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: (data ?? Data(), response!)) }
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: (data ?? Data(), response!))
+                }
             }.resume()
         }
     }
@@ -147,7 +155,9 @@ struct SKANMockClientTests {
             try await mock.client.expectNoFindings(since: mark)
             Issue.record("expected a FindingsError")
         } catch let error as FindingsError {
-            #expect(error.description.contains("request #2 GET /api/v2/conversion_value device F-1: p0_coarse coarse_value_out_of_range"))
+            #expect(
+                error.description.contains(
+                    "request #2 GET /api/v2/conversion_value device F-1: p0_coarse coarse_value_out_of_range"))
         }
     }
 
@@ -165,8 +175,9 @@ struct SKANMockClientTests {
         #expect(clock.nowSeconds == ClientFixture.start + 172_800)
         #expect(try await mock.client.clock().offsetSeconds == 172_800)
 
-        let revenue = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json"))
+        let revenue = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json"))
         #expect(try await mock.client.model().skan3?.mode == "increment")
         try await mock.client.replaceModel(revenue)
         let replaced = try await mock.client.model()

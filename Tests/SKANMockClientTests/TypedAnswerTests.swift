@@ -21,13 +21,19 @@ struct TypedAnswerTests {
 
     @Test func reportFromTheServersSummary() throws {
         let entries: [JSONValue] = [
-            ["id": 1, "method": "GET", "path": "/api/v2/conversion_value", "device": "D-1", "window": "p0",
-             "response": ["status": 200, "body": #"{"conversion_value":1}"#], "issues": []],
-            ["id": 2, "method": "GET", "path": "/api/v2/conversion_value", "device": "D-1", "window": "p1",
-             "response": ["status": 200, "body": #"{"conversion_value":20}"#],
-             "issues": [["param": "p0_coarse", "code": "coarse_value_out_of_range", "message": "9 is outside 0...2"],
-                        ["param": nil, "code": "coarse_value_out_of_range", "message": "again"]]],
-            ["id": 3, "method": "GET", "path": "/api/v1/evt", "response": ["status": 200, "body": "{}"], "issues": []],
+            [
+                "id": 1, "method": "GET", "path": "/api/v2/conversion_value", "device": "D-1", "window": "p0",
+                "response": ["status": 200, "body": #"{"conversion_value":1}"#], "issues": []
+            ],
+            [
+                "id": 2, "method": "GET", "path": "/api/v2/conversion_value", "device": "D-1", "window": "p1",
+                "response": ["status": 200, "body": #"{"conversion_value":20}"#],
+                "issues": [
+                    ["param": "p0_coarse", "code": "coarse_value_out_of_range", "message": "9 is outside 0...2"],
+                    ["param": nil, "code": "coarse_value_out_of_range", "message": "again"]
+                ]
+            ],
+            ["id": 3, "method": "GET", "path": "/api/v1/evt", "response": ["status": 200, "body": "{}"], "issues": []]
         ]
         let report = try Self.decode(Report.self, JournalReport(entries: entries).json)
         #expect(report.requests == 3)
@@ -50,13 +56,13 @@ struct TypedAnswerTests {
 
     @Test func reportWithUpstreamAndUnreadableLines() throws {
         let json = #"""
-        {"requests":1,"findings":0,"devices":[{"device":"U-1","requests":1,"windows":["p0"],"values":[3],
-         "findings_by_code":{},"findings":[]}],"unreadable_lines":[{"line":4,"reason":"not JSON"}],
-         "upstream":{"compared":2,"matched":1,"differed":1,"failed":0,"not_compared":5,
-          "groups":[{"endpoint":"skan4","window":"p0","compared":2,"matched":1,"differed":1,"failed":0}],
-          "examples":[{"id":9,"device":null,"endpoint":"skan4","window":"p0","kind":"differs_from_upstream",
-           "message":"fine 3, upstream 4","model":"{\"conversion_value\":3}","upstream":"{\"conversion_value\":4}"}]}}
-        """#
+            {"requests":1,"findings":0,"devices":[{"device":"U-1","requests":1,"windows":["p0"],"values":[3],
+             "findings_by_code":{},"findings":[]}],"unreadable_lines":[{"line":4,"reason":"not JSON"}],
+             "upstream":{"compared":2,"matched":1,"differed":1,"failed":0,"not_compared":5,
+              "groups":[{"endpoint":"skan4","window":"p0","compared":2,"matched":1,"differed":1,"failed":0}],
+              "examples":[{"id":9,"device":null,"endpoint":"skan4","window":"p0","kind":"differs_from_upstream",
+               "message":"fine 3, upstream 4","model":"{\"conversion_value\":3}","upstream":"{\"conversion_value\":4}"}]}}
+            """#
         let report = try Self.decode(Report.self, json)
         #expect(report.unreadableLines.map(\.line) == [4])
         #expect(report.unreadableLines.map(\.reason) == ["not JSON"])
@@ -111,12 +117,12 @@ struct TypedAnswerTests {
     @Test func deviceLastReturnedValues() throws {
         let window = #"{"events":{},"last_returned":null,"locked":false}"#
         let json = """
-        {"device":"D","first_seen":"t","last_seen":"t","requests":1,
-         "skan3":{"events":{},"highest_value_sent":null,"last_value_returned":null},
-         "skan4":{"p0":{"events":{"__SESSION__":1},"last_returned":{"fine":1,"coarse":0,"lock":false},"locked":false},
-                  "p1":{"events":{},"last_returned":{"coarse":2,"lock":true},"locked":true},"p2":\(window),"p0_fine":1},
-         "s2s":{"p0":\(window),"p1":\(window),"p2":\(window),"p0_fine":null}}
-        """
+            {"device":"D","first_seen":"t","last_seen":"t","requests":1,
+             "skan3":{"events":{},"highest_value_sent":null,"last_value_returned":null},
+             "skan4":{"p0":{"events":{"__SESSION__":1},"last_returned":{"fine":1,"coarse":0,"lock":false},"locked":false},
+                      "p1":{"events":{},"last_returned":{"coarse":2,"lock":true},"locked":true},"p2":\(window),"p0_fine":1},
+             "s2s":{"p0":\(window),"p1":\(window),"p2":\(window),"p0_fine":null}}
+            """
         let device = try Self.decode(Device.self, json)
         let p0 = try #require(device.skan4.p0.lastReturned)
         #expect(p0.fine == 1 && p0.coarse == 0 && !p0.lock)
@@ -129,11 +135,11 @@ struct TypedAnswerTests {
 
     @Test func healthWithAFailingJournalFile() throws {
         let json = #"""
-        {"status":"ok","version":"0.9.0","uptime_s":12,"model":{"name":"m","source":"m.json","reload_error":"$.skan4: not an object"},
-         "clock_offset_s":-172800,"journal":{"size":3,"dropped":4,"capacity":10000,"bytes":900,"capacity_bytes":67108864,
-          "file":{"state":"failing","since":"2026-09-15T12:00:00.000Z","reason":"No space left on device","waiting":2,"lost":1}},
-         "devices":2}
-        """#
+            {"status":"ok","version":"0.9.0","uptime_s":12,"model":{"name":"m","source":"m.json","reload_error":"$.skan4: not an object"},
+             "clock_offset_s":-172800,"journal":{"size":3,"dropped":4,"capacity":10000,"bytes":900,"capacity_bytes":67108864,
+              "file":{"state":"failing","since":"2026-09-15T12:00:00.000Z","reason":"No space left on device","waiting":2,"lost":1}},
+             "devices":2}
+            """#
         let health = try Self.decode(Health.self, json)
         #expect(health.status == "ok")
         #expect(health.version == "0.9.0")
@@ -175,10 +181,10 @@ struct TypedAnswerTests {
 
     @Test func aSparseModelLeavesWhatItOmitsNil() throws {
         let json = #"""
-        {"skan3":{"mode":"rules","combine":"or","entries":[{"value":16,"when":{"days":{"min":1}}}]},
-         "skan4":{"p1":{"entries":[{"coarse":1}],"default":{"coarse":"low","lock":true}}},
-         "faults":[{"type":"drop"}]}
-        """#
+            {"skan3":{"mode":"rules","combine":"or","entries":[{"value":16,"when":{"days":{"min":1}}}]},
+             "skan4":{"p1":{"entries":[{"coarse":1}],"default":{"coarse":"low","lock":true}}},
+             "faults":[{"type":"drop"}]}
+            """#
         let model = try Self.decode(ModelInfo.self, json)
         #expect(model.name == nil && model.description == nil && model.currency == nil && model.s2s == nil)
         #expect(model.skan3?.entries?.map(\.value) == [16])
@@ -188,6 +194,8 @@ struct TypedAnswerTests {
         #expect(p1.defaultAnswer?.coarse == 0)
         #expect(p1.defaultAnswer?.lock == true)
         #expect(model.faults?.count == 1)
-        #expect(throws: DecodingError.self) { try Self.decode(ModelInfo.self, #"{"skan4":{"p1":{"entries":[{"coarse":"huge"}]}}}"#) }
+        #expect(throws: DecodingError.self) {
+            try Self.decode(ModelInfo.self, #"{"skan4":{"p1":{"entries":[{"coarse":"huge"}]}}}"#)
+        }
     }
 }

@@ -1,12 +1,15 @@
 import HTTPCore
 import Testing
+
 @testable import SKANMock
 
 /// Who may use the admin API, by bind address, token and peer, without sockets.
 @Suite("Admin guard")
 struct AdminGuardTests {
-    private func request(_ method: HTTPMethod, _ path: String = "/__admin/reset", peer: String,
-                         headers: [(String, String)] = [("Host", "192.168.1.20:8080")], body: String = "") -> HTTPRequest {
+    private func request(
+        _ method: HTTPMethod, _ path: String = "/__admin/reset", peer: String,
+        headers: [(String, String)] = [("Host", "192.168.1.20:8080")], body: String = ""
+    ) -> HTTPRequest {
         var fields = HTTPHeaders()
         for (name, value) in headers { fields.add(name, value) }
         return HTTPRequest(method: method, target: path, headers: fields, body: Array(body.utf8), remoteAddress: peer)
@@ -25,7 +28,9 @@ struct AdminGuardTests {
         #expect(lan.refusal(for: request(.get, "/__admin/phone", peer: "192.168.1.31:50000")) == nil)
         // A token or --admin-open lifts it: the token is then checked by AdminAuthorization.
         #expect(!AdminGuard(listenHost: "0.0.0.0", hasToken: true, adminOpen: false).changesFromThisMachineOnly)
-        #expect(AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: true).refusal(for: request(.post, peer: "192.168.1.31:5")) == nil)
+        #expect(
+            AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: true).refusal(
+                for: request(.post, peer: "192.168.1.31:5")) == nil)
         #expect(!AdminGuard(listenHost: "127.0.0.1", hasToken: false, adminOpen: false).changesFromThisMachineOnly)
     }
 
@@ -33,7 +38,10 @@ struct AdminGuardTests {
         let local = AdminGuard(listenHost: "127.0.0.1", hasToken: false, adminOpen: false)
         let rebound = request(.get, "/__admin/requests", peer: "127.0.0.1:1", headers: [("Host", "evil.example")])
         #expect(local.refusal(for: rebound)?.status.code == 421)
-        #expect(local.refusal(for: request(.get, "/__admin/requests", peer: "127.0.0.1:1", headers: [("Host", "localhost:8080")])) == nil)
+        #expect(
+            local.refusal(
+                for: request(.get, "/__admin/requests", peer: "127.0.0.1:1", headers: [("Host", "localhost:8080")]))
+                == nil)
     }
 
     @Test func recognisesJSONAndLoopbackPeers() {
@@ -41,7 +49,9 @@ struct AdminGuardTests {
         #expect(AdminGuard.isJSON("application/merge-patch+json"))
         #expect(!AdminGuard.isJSON("text/plain"))
         #expect(!AdminGuard.isJSON(nil))
-        #expect(AdminGuard.isLoopbackPeer("127.0.0.1:5") && AdminGuard.isLoopbackPeer("[::1]:5") && AdminGuard.isLoopbackPeer("[::ffff:127.0.0.1]:5"))
+        #expect(
+            AdminGuard.isLoopbackPeer("127.0.0.1:5") && AdminGuard.isLoopbackPeer("[::1]:5")
+                && AdminGuard.isLoopbackPeer("[::ffff:127.0.0.1]:5"))
         #expect(!AdminGuard.isLoopbackPeer("10.0.0.127:5") && !AdminGuard.isLoopbackPeer("[::2]:5"))
     }
 }

@@ -1,5 +1,6 @@
 import SKANDomain
 import Testing
+
 @testable import SKANMock
 
 @Suite("Admin query parsing")
@@ -7,16 +8,20 @@ struct AdminQueryTests {
     @Test func readsEveryFilter() throws {
         let filter = try JournalFilter(query: [
             ("endpoint", "skan4"), ("device", "D"), ("event", "buy"), ("window", "p1"),
-            ("has_issues", "false"), ("since_id", "12"), ("limit", "5"),
+            ("has_issues", "false"), ("since_id", "12"), ("limit", "5")
         ])
-        #expect(filter == JournalFilter(
-            endpoint: .skan4, device: "D", event: "buy", window: .window(.p1), hasIssues: false, sinceId: 12, limit: 5
-        ))
+        #expect(
+            filter
+                == JournalFilter(
+                    endpoint: .skan4, device: "D", event: "buy", window: .window(.p1), hasIssues: false, sinceId: 12,
+                    limit: 5
+                ))
         #expect(try JournalFilter(query: [("window", "null")]).window == JournalFilter.WindowMatch.none)
     }
 
     @Test(arguments: [
-        ("endpoint", "skan5"), ("window", "p3"), ("has_issues", "yes"), ("since_id", "-1"), ("limit", "ten"), ("devcie", "D"),
+        ("endpoint", "skan5"), ("window", "p3"), ("has_issues", "yes"), ("since_id", "-1"), ("limit", "ten"),
+        ("devcie", "D")
     ])
     func rejectsWhatItCannotUse(name: String, value: String) {
         #expect(throws: AdminQueryError.self) { try JournalFilter(query: [(name, value)]) }

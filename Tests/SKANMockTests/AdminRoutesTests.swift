@@ -2,6 +2,7 @@ import HTTPCore
 import SKANDomain
 import Synchronization
 import Testing
+
 @testable import SKANMock
 
 /// The admin route collections through the server's responder in process: no sockets, the answer
@@ -16,10 +17,13 @@ struct AdminRoutesTests {
         return try SKANMockServer(options: options, clock: ManualClock(seconds: 1_789_473_600))
     }
 
-    private func call(_ server: SKANMockServer, _ method: HTTPMethod, _ target: String, body: String = "") -> (status: Int, json: JSONValue) {
+    private func call(_ server: SKANMockServer, _ method: HTTPMethod, _ target: String, body: String = "") -> (
+        status: Int, json: JSONValue
+    ) {
         let captured = Mutex<HTTPResponse?>(nil)
-        server.responder.respond(to: HTTPRequest(method: method, target: target, body: Array(body.utf8), remoteAddress: "127.0.0.1:1"),
-                                 writer: .capturing { response in captured.withLock { $0 = response } })
+        server.responder.respond(
+            to: HTTPRequest(method: method, target: target, body: Array(body.utf8), remoteAddress: "127.0.0.1:1"),
+            writer: .capturing { response in captured.withLock { $0 = response } })
         let response = captured.withLock { $0 }
         return (response?.status.code ?? 0, (try? JSONParser.parse(response?.body ?? [])) ?? .null)
     }
@@ -34,10 +38,15 @@ struct AdminRoutesTests {
         #expect(call(mock, .get, "/__admin/devices/IN").json["device"] == "IN")
         #expect(call(mock, .get, "/__admin/devices/IN/postbacks?tier=1").json["skan4"]?[0]?["tier"] == 1)
         #expect(call(mock, .get, "/__admin/model").json["name"] == "singular-testing")
-        #expect(call(mock, .put, "/__admin/faults", body: #"{"faults":[{"endpoint":"evt","type":"drop"}]}"#).json["faults"]?[0]?["endpoint"] == "event")
+        #expect(
+            call(mock, .put, "/__admin/faults", body: #"{"faults":[{"endpoint":"evt","type":"drop"}]}"#).json[
+                "faults"]?[0]?["endpoint"] == "event")
         #expect(call(mock, .delete, "/__admin/faults").json == ["status": "ok"])
         #expect(call(mock, .put, "/__admin/clock", body: #"{"advance_s":60}"#).json["offset_s"] == 60)
-        #expect(call(mock, .post, "/__admin/reset?scope=all").json["reset"] == ["journal", "devices", "faults", "model", "clock"])
+        #expect(
+            call(mock, .post, "/__admin/reset?scope=all").json["reset"] == [
+                "journal", "devices", "faults", "model", "clock"
+            ])
         #expect(call(mock, .get, "/__admin/requests/count").json["count"] == 0)
         #expect(call(mock, .get, "/__admin/clock").json["offset_s"] == 0)
     }

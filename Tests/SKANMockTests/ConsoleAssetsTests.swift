@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SKANMock
 
 /// The console the server serves is the committed `Console/assets` folder, file for file and byte for

@@ -1,5 +1,6 @@
 import SystemPOSIX
 import Testing
+
 @testable import SKANMock
 
 /// The start-up's descriptor arithmetic, with the limit call replaced: a Mac's 256 (raisable), a

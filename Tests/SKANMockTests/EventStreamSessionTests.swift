@@ -3,6 +3,7 @@ import Foundation
 import SKANDomain
 import Synchronization
 import Testing
+
 @testable import SKANMock
 
 /// The console's event stream without sockets: a recording transport stands in for the connection.
@@ -76,7 +77,7 @@ struct EventStreamSessionTests {
 
     @Test func anotherBootOrALostPositionStartsWithAReset() {
         let j = journal(capacity: 2)
-        for _ in 0..<4 { record(j, device: "A") }   // 1 and 2 dropped
+        for _ in 0..<4 { record(j, device: "A") }  // 1 and 2 dropped
         let lost = Recorder()
         let one = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: lost)
         one.open(.after(1))
@@ -96,11 +97,11 @@ struct EventStreamSessionTests {
     @Test func aConsoleThatMissedAClearIsToldOnReconnect() {
         let j = journal()
         for _ in 0..<3 { record(j, device: "A") }
-        j.clear()                                   // while the console was disconnected
+        j.clear()  // while the console was disconnected
         record(j, device: "B")
         let out = Recorder()
         let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
-        session.open(.after(3))                      // Last-Event-ID: B:3, the last row it showed
+        session.open(.after(3))  // Last-Event-ID: B:3, the last row it showed
         #expect(out.wait { ids($0.text) == ["B:4"] })
         #expect(out.text.hasPrefix("event: reset\ndata: {}\n\n"))
         session.close()
@@ -156,7 +157,8 @@ struct EventStreamSessionTests {
         let out = Recorder()
         var limits = EventStreamSession.Limits()
         limits.heartbeatSeconds = 0.1
-        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
+        let session = EventStreamSession(
+            bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
         session.open(.now)
         #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
         session.close()

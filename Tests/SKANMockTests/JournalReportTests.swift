@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SKANDomain
 import Testing
+
 @testable import SKANMock
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct JournalReportTests {
     static let journal = """
@@ -30,8 +32,12 @@ import Testing
         #expect(d1.findings.first?.requestId == 2)
         #expect(report.unreadableLines.map(\.line) == [3, 6])
         #expect(report.hasProblems)
-        #expect(report.text.contains("device D1: 3 requests, windows p0,p1, values 1,2, findings: coarse_value_out_of_range x1"))
-        #expect(report.text.contains("#2 GET /api/v2/conversion_value: p0_coarse: coarse_value_out_of_range: 9 is outside 0...2"))
+        #expect(
+            report.text.contains(
+                "device D1: 3 requests, windows p0,p1, values 1,2, findings: coarse_value_out_of_range x1"))
+        #expect(
+            report.text.contains(
+                "#2 GET /api/v2/conversion_value: p0_coarse: coarse_value_out_of_range: 9 is outside 0...2"))
         #expect(report.text.contains("line 3: not JSON"))
     }
 
@@ -39,11 +45,15 @@ import Testing
         let report = JournalReport(jsonLines: Array(Self.journal.utf8))
         let json = report.json
         #expect(json.objectValue?.map(\.key) == ["requests", "findings", "devices", "unreadable_lines"])
-        #expect(json["devices"]?[0]?.objectValue?.map(\.key) == ["device", "requests", "windows", "values", "findings_by_code", "findings"])
-        #expect(json["devices"]?[0]?["findings"]?[0] == [
-            "id": 2, "method": "GET", "path": "/api/v2/conversion_value", "param": "p0_coarse",
-            "code": "coarse_value_out_of_range", "message": "9 is outside 0...2",
-        ])
+        #expect(
+            json["devices"]?[0]?.objectValue?.map(\.key) == [
+                "device", "requests", "windows", "values", "findings_by_code", "findings"
+            ])
+        #expect(
+            json["devices"]?[0]?["findings"]?[0] == [
+                "id": 2, "method": "GET", "path": "/api/v2/conversion_value", "param": "p0_coarse",
+                "code": "coarse_value_out_of_range", "message": "9 is outside 0...2"
+            ])
         #expect(json["unreadable_lines"]?[0]?["line"] == 3)
     }
 
@@ -64,11 +74,14 @@ import Testing
     @Test func junitIsWellFormedWithATestcasePerDeviceAndAFailurePerFinding() throws {
         var report = JournalReport()
         report.devices = [
-            .init(device: #"<dev & "1">"#, requests: 2, windows: ["p0"], values: [1], findings: [
-                .init(requestId: 7, method: "GET", path: "/api/v2/conversion_value?x=<&y>", param: "p0_coarse",
-                      code: "coarse_value_out_of_range", message: "9 'is' <outside> \u{1}0...2"),
-            ]),
-            .init(device: "clean", requests: 1),
+            .init(
+                device: #"<dev & "1">"#, requests: 2, windows: ["p0"], values: [1],
+                findings: [
+                    .init(
+                        requestId: 7, method: "GET", path: "/api/v2/conversion_value?x=<&y>", param: "p0_coarse",
+                        code: "coarse_value_out_of_range", message: "9 'is' <outside> \u{1}0...2")
+                ]),
+            .init(device: "clean", requests: 1)
         ]
         report.unreadableLines = [.init(line: 3, reason: "not JSON")]
         let xml = JUnitReport.xml(report)
@@ -90,8 +103,10 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
     var failures: [(type: String, message: String, text: String)] = []
     private var inFailure = false
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if name == "testcase" { testcases.append(attributes["name"] ?? "") }
         if name == "failure", attributes["type"] != "unreadable_line" {
             failures.append((attributes["type"] ?? "", attributes["message"] ?? "", ""))

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SystemPOSIX
 import Testing
+
 @testable import SKANMock
 
 /// The watcher tries again a change it could not deal with (the file could not be read: out of
@@ -16,7 +17,10 @@ struct ModelFileWatcherTests {
         let watcher = ModelFileWatcher(path: path)
         watcher.start {
             // The first call fails as a read would; the second succeeds.
-            calls.withLock { $0 += 1; return $0 >= 2 }
+            calls.withLock {
+                $0 += 1
+                return $0 >= 2
+            }
         }
         defer { watcher.stop() }
         System.sleep(microseconds: 50_000)

@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SKANMock
 
 /// The service's error shape, which the HTTP layer's own answers take through `HTTPErrorRenderer.singular`.

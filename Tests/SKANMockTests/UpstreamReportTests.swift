@@ -1,5 +1,6 @@
 import SKANDomain
 import Testing
+
 @testable import SKANMock
 
 /// `skan-mock compare` and the report's `upstream`, from journal lines: groups per endpoint and
@@ -18,27 +19,37 @@ struct UpstreamReportTests {
 
     @Test func countsPerEndpointAndWindowWithExamples() {
         let report = UpstreamReport(jsonLines: Array(lines.utf8))
-        #expect(report.groups == [
-            .init(endpoint: "skan4", window: "p0", matched: 1, differed: 1, failed: 0),
-            .init(endpoint: "skan3", window: "-", matched: 0, differed: 0, failed: 1),
-            .init(endpoint: "skan4", window: "p1", matched: 0, differed: 1, failed: 0),
-        ])
-        #expect((report.compared, report.matched, report.differed, report.failed, report.notCompared) == (4, 1, 2, 1, 1))
+        #expect(
+            report.groups == [
+                .init(endpoint: "skan4", window: "p0", matched: 1, differed: 1, failed: 0),
+                .init(endpoint: "skan3", window: "-", matched: 0, differed: 0, failed: 1),
+                .init(endpoint: "skan4", window: "p1", matched: 0, differed: 1, failed: 0)
+            ])
+        #expect(
+            (report.compared, report.matched, report.differed, report.failed, report.notCompared) == (4, 1, 2, 1, 1))
         #expect(report.unreadableLines.map(\.line) == [6])
         #expect(report.hasDifferences)
         // Shadow: the model's answer is the response; proxy: it is `model`, the response is the upstream's.
         #expect(report.examples.map(\.model) == ["M", "M3", "M4"])
         #expect(report.examples.map(\.upstream) == ["U", "timeout", "U4"])
-        #expect(report.text.hasPrefix("4 answers compared with the upstream: 1 matched, 2 differed, 1 without an upstream answer (1 not compared)\n"))
+        #expect(
+            report.text.hasPrefix(
+                "4 answers compared with the upstream: 1 matched, 2 differed, 1 without an upstream answer (1 not compared)\n"
+            ))
         #expect(report.text.contains("skan4 p0: 2 compared, 1 matched, 1 differed, 0 without an upstream answer"))
-        #expect(report.text.contains("  #2 B skan4 p0: the model answered ok, value 1 where the upstream answered ok, value 0\n    model:    M\n    upstream: U"))
+        #expect(
+            report.text.contains(
+                "  #2 B skan4 p0: the model answered ok, value 1 where the upstream answered ok, value 0\n    model:    M\n    upstream: U"
+            ))
         #expect(report.json["groups"]?[0]?["compared"] == 2)
     }
 
     @Test func keepsOnlyTheFirstExamplesOfAKind() {
         var text = ""
         for id in 1...5 {
-            text += #"{"id":\#(id),"endpoint":"skan4","window":"p0","issues":[{"code":"differs_from_upstream","message":"m"}],"response":{"status":200,"body":"M"},"upstream":{"status":200,"body":"U","duration_us":1}}"# + "\n"
+            text +=
+                #"{"id":\#(id),"endpoint":"skan4","window":"p0","issues":[{"code":"differs_from_upstream","message":"m"}],"response":{"status":200,"body":"M"},"upstream":{"status":200,"body":"U","duration_us":1}}"#
+                + "\n"
         }
         let report = UpstreamReport(jsonLines: Array(text.utf8))
         #expect(report.differed == 5)

@@ -1,6 +1,7 @@
 import SKANDomain
-@testable import SKANSimulator
 import Testing
+
+@testable import SKANSimulator
 
 /// The simulator's state machine against a scripted transport: what the snippet stores, sends and
 /// applies, step by step.
@@ -8,8 +9,10 @@ import Testing
 struct DeviceSimulatorTests {
     static let start: Int64 = 1_789_473_600
 
-    func simulator(_ steps: [SimulationStep] = [], s2s: Bool = false, transport: ScriptedTransport,
-                   clock: ManualClock = ManualClock(seconds: start)) -> DeviceSimulator {
+    func simulator(
+        _ steps: [SimulationStep] = [], s2s: Bool = false, transport: ScriptedTransport,
+        clock: ManualClock = ManualClock(seconds: start)
+    ) -> DeviceSimulator {
         var scenario = SimulationScenario(name: "unit", device: "DEV-1", s2s: s2s, steps: steps)
         scenario.app.idfa = "IDFA"
         return DeviceSimulator(scenario: scenario, transport: transport, clock: { clock.nowSeconds() })
@@ -41,27 +44,30 @@ struct DeviceSimulatorTests {
         let sim = simulator(transport: transport)
         try sim.perform(.register)
         let report = try sim.perform(.session)
-        #expect(transport.targets == [
-            "/api/v2/conversion_value?a=API_KEY&v=17.4&i=com.example.app&app_v=1.0&n=__SESSION__&p=iOS&idfv=DEV-1&idfa=IDFA"
-                + "&skan_current_conversion_value=0&skan_last_call_to_skadnetwork_timestamp=1789473600"
-                + "&skan_first_call_to_skadnetwork_timestamp=1789473600",
-        ])
+        #expect(
+            transport.targets == [
+                "/api/v2/conversion_value?a=API_KEY&v=17.4&i=com.example.app&app_v=1.0&n=__SESSION__&p=iOS&idfv=DEV-1&idfa=IDFA"
+                    + "&skan_current_conversion_value=0&skan_last_call_to_skadnetwork_timestamp=1789473600"
+                    + "&skan_first_call_to_skadnetwork_timestamp=1789473600"
+            ])
         #expect(report.outcome == .applied(fine: 1, coarse: 0, lock: false, window: 0))
         #expect(sim.device.fine == 1 && sim.device.prevFine == 0)
         #expect(sim.device.coarse[0] == 0 && sim.device.prevCoarse[0] == nil)
-        #expect(SimulationTranscript.lines(report) == [
-            "[p0 +0s] session  -> GET /api/v2/conversion_value?n=__SESSION__&skan_current_conversion_value=0"
-                + "&skan_last_call_to_skadnetwork_timestamp=1789473600&skan_first_call_to_skadnetwork_timestamp=1789473600"
-                + "  <- {\"status\":\"ok\",\"conversion_value\":1,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}"
-                + "  applied fine=1 coarse=low lock=false",
-        ])
+        #expect(
+            SimulationTranscript.lines(report) == [
+                "[p0 +0s] session  -> GET /api/v2/conversion_value?n=__SESSION__&skan_current_conversion_value=0"
+                    + "&skan_last_call_to_skadnetwork_timestamp=1789473600&skan_first_call_to_skadnetwork_timestamp=1789473600"
+                    + "  <- {\"status\":\"ok\",\"conversion_value\":1,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}"
+                    + "  applied fine=1 coarse=low lock=false"
+            ])
     }
 
     @Test func revenueIsPercentEncodedJSONByCurrency() throws {
         let transport = ScriptedTransport()
         let sim = simulator(transport: transport)
         try sim.perform(.register)
-        #expect(try sim.perform(.revenue(amount: 15.53, currency: "KRW", admon: false)).outcome == .revenueAdded(window: 0))
+        #expect(
+            try sim.perform(.revenue(amount: 15.53, currency: "KRW", admon: false)).outcome == .revenueAdded(window: 0))
         try sim.perform(.revenue(amount: 2, currency: "USD", admon: false))
         try sim.perform(.revenue(amount: 1.5, currency: "EUR", admon: true))
         #expect(try sim.perform(.revenue(amount: 0, currency: "USD", admon: false)).outcome == .revenueIgnored)
@@ -113,7 +119,8 @@ struct DeviceSimulatorTests {
         let over = try sim.perform(.advance(seconds: 1))
         #expect(over.windowLabel == "over")
         #expect(try sim.perform(.session).outcome == .skippedWindowOver)
-        #expect(try sim.perform(.revenue(amount: 1, currency: "USD", admon: false)).outcome == .revenueAdded(window: nil))
+        #expect(
+            try sim.perform(.revenue(amount: 1, currency: "USD", admon: false)).outcome == .revenueAdded(window: nil))
         #expect(sim.device.totalRevenue == ["USD": 1] && sim.device.windowRevenue == [nil, nil, nil])
         #expect(transport.targets.count == 1)
     }
@@ -124,7 +131,7 @@ struct DeviceSimulatorTests {
         ("", .failed("Failed parsing server response")),
         ("[1]", .failed("Failed parsing server response")),
         (#"{"status":"ok"}"#, .nothingToUpdate),
-        (#"{"status":"ok","conversion_value":64}"#, .failed("Illegal values recieved")),
+        (#"{"status":"ok","conversion_value":64}"#, .failed("Illegal values recieved"))
     ])
     func answersWithoutAValueChangeNothing(body: String, expected: SimulationOutcome) throws {
         let transport = ScriptedTransport { _ in ScriptedTransport.json(body) }
@@ -149,23 +156,33 @@ struct DeviceSimulatorTests {
 
     @Test func s2sForwardsSkanDetailsToLaunchAndEvt() throws {
         let transport = ScriptedTransport { target in
-            target.hasPrefix("/api/v2/") ? ScriptedTransport.skan4(fine: 1, coarse: 0, lock: false) : ScriptedTransport.ok
+            target.hasPrefix("/api/v2/")
+                ? ScriptedTransport.skan4(fine: 1, coarse: 0, lock: false) : ScriptedTransport.ok
         }
         let sim = simulator(s2s: true, transport: transport)
         try sim.perform(.register)
         try sim.perform(.session)
         let event = try sim.perform(.event("level_up"))
-        #expect(transport.targets.map { $0.split(separator: "?")[0] } == [
-            "/api/v1/launch", "/api/v2/conversion_value", "/api/v1/launch", "/api/v2/conversion_value", "/api/v1/evt",
-        ])
-        #expect(transport.targets[0].hasPrefix("/api/v1/launch?a=API_KEY&p=iOS&i=com.example.app&idfv=DEV-1&skan_current_conversion_value=0&"))
-        #expect(transport.targets[4].hasPrefix("/api/v1/evt?a=API_KEY&p=iOS&i=com.example.app&idfv=DEV-1&n=level_up&skan_current_conversion_value=1&prev_fine_value=1&"))
+        #expect(
+            transport.targets.map { $0.split(separator: "?")[0] } == [
+                "/api/v1/launch", "/api/v2/conversion_value", "/api/v1/launch", "/api/v2/conversion_value",
+                "/api/v1/evt"
+            ])
+        #expect(
+            transport.targets[0].hasPrefix(
+                "/api/v1/launch?a=API_KEY&p=iOS&i=com.example.app&idfv=DEV-1&skan_current_conversion_value=0&"))
+        #expect(
+            transport.targets[4].hasPrefix(
+                "/api/v1/evt?a=API_KEY&p=iOS&i=com.example.app&idfv=DEV-1&n=level_up&skan_current_conversion_value=1&prev_fine_value=1&"
+            ))
         #expect(event.exchanges.map(\.endpoint) == [.conversionValue, .event])
         #expect(SimulationTranscript.lines(event).count == 2)
     }
 
     @Test func aTransportFailureStopsTheRun() throws {
-        let transport = ScriptedTransport { _ throws(SimulatorTransportError) in throw SimulatorTransportError("connection refused") }
+        let transport = ScriptedTransport { _ throws(SimulatorTransportError) in
+            throw SimulatorTransportError("connection refused")
+        }
         let sim = simulator([.register, .session, .session], transport: transport)
         var seen = 0
         #expect(throws: SimulatorTransportError.self) { try sim.run { _ in seen += 1 } }
@@ -175,7 +192,8 @@ struct DeviceSimulatorTests {
 
     @Test func theSummaryAndJSONLinesDescribeTheState() throws {
         let transport = ScriptedTransport { _ in ScriptedTransport.skan4(fine: 1, coarse: 0, lock: false) }
-        let sim = simulator([.register, .session, .revenue(amount: 2, currency: "USD", admon: false)], transport: transport)
+        let sim = simulator(
+            [.register, .session, .revenue(amount: 2, currency: "USD", admon: false)], transport: transport)
         let reports = try sim.run()
         let summary = SimulationTranscript.summary(reports, sim, now: Self.start)
         #expect(summary[0] == "done: 3 steps, 1 request (1 conversion_value, 0 s2s), 0 errors; simulated clock +0s")

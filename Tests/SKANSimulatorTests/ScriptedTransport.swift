@@ -6,7 +6,9 @@ final class ScriptedTransport: SimulatorTransport {
     var targets: [String] = []
     var answer: (String) throws(SimulatorTransportError) -> SimulatorResponse
 
-    init(answer: @escaping (String) throws(SimulatorTransportError) -> SimulatorResponse = { _ in ScriptedTransport.ok }) {
+    init(
+        answer: @escaping (String) throws(SimulatorTransportError) -> SimulatorResponse = { _ in ScriptedTransport.ok }
+    ) {
         self.answer = answer
     }
 
@@ -23,6 +25,7 @@ final class ScriptedTransport: SimulatorTransport {
 
     static func skan4(fine: Int, coarse: Int?, lock: Bool) -> SimulatorResponse {
         let coarseText = coarse.map { ",\"skan_updated_coarse_value\":\($0)" } ?? ""
-        return json("{\"status\":\"ok\",\"conversion_value\":\(fine)\(coarseText),\"skan_updated_lock_window_value\":\(lock)}")
+        return json(
+            "{\"status\":\"ok\",\"conversion_value\":\(fine)\(coarseText),\"skan_updated_lock_window_value\":\(lock)}")
     }
 }

@@ -1,5 +1,6 @@
-@testable import SKANSimulator
 import Testing
+
+@testable import SKANSimulator
 
 /// `--url`: a SINGULAR_API_URL-style base, plain HTTP only.
 @Suite("Simulator URL")
@@ -8,14 +9,16 @@ struct SimulatorURLTests {
         ("http://127.0.0.1:8080", "127.0.0.1", 8080, ""),
         ("http://localhost:9000/", "localhost", 9000, ""),
         ("HTTP://mock.local/skan/", "mock.local", 80, "/skan"),
-        ("http://[::1]:8081/base?x=1", "::1", 8081, "/base"),
+        ("http://[::1]:8081/base?x=1", "::1", 8081, "/base")
     ])
     func parses(text: String, host: String, port: Int, base: String) throws {
         let url = try SimulatorURL(parsing: text)
         #expect(url.host == host && url.port == port && url.basePath == base)
     }
 
-    @Test(arguments: ["https://127.0.0.1:8443", "127.0.0.1:8080", "http://:8080", "http://host:0", "http://host:http", "http://[::1"])
+    @Test(arguments: [
+        "https://127.0.0.1:8443", "127.0.0.1:8080", "http://:8080", "http://host:0", "http://host:http", "http://[::1"
+    ])
     func rejects(text: String) {
         #expect(throws: SimulatorURL.Invalid.self) { try SimulatorURL(parsing: text) }
     }

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import SystemPOSIX
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The poller the event loops stand on (epoll here, kqueue on a Mac): edge-triggered readiness of
@@ -32,7 +34,7 @@ import Darwin
 
     @Test func reportsEachEdgeOnceUnderItsTokenAndTheEndOfInput() throws {
         let (server, client, listener) = try pair()
-        defer { [server, listener].forEach(System.close) }   // the client is closed below
+        defer { [server, listener].forEach(System.close) }  // the client is closed below
         let poller = try Poller()
         defer { poller.close() }
         try poller.add(server, token: 42)
@@ -41,7 +43,7 @@ import Darwin
         #expect(first.contains { $0.token == 42 && $0.writable && !$0.readable })
         var none: [PollEvent] = []
         poller.take(into: &none, max: 16)
-        #expect(none.isEmpty)   // edge-triggered: said once
+        #expect(none.isEmpty)  // edge-triggered: said once
 
         _ = try Array("ping".utf8).withUnsafeBytes { try System.send(client, $0.baseAddress!, $0.count) }
         #expect(take(poller).contains { $0.token == 42 && $0.readable && !$0.peerClosed })

@@ -57,13 +57,16 @@ public final class FaultInjector: Sendable {
 
     /// The rules in force, with `remaining` for `next(N)` rules, as the admin API shows them.
     public var json: JSONValue {
-        .array(active.withLock { rules in
-            rules.map { active in
-                guard let remaining = active.remaining, case .object(var members) = active.rule.json else { return active.rule.json }
-                members.append(JSONMember("remaining", .int(Int64(remaining))))
-                return .object(members)
-            }
-        })
+        .array(
+            active.withLock { rules in
+                rules.map { active in
+                    guard let remaining = active.remaining, case .object(var members) = active.rule.json else {
+                        return active.rule.json
+                    }
+                    members.append(JSONMember("remaining", .int(Int64(remaining))))
+                    return .object(members)
+                }
+            })
     }
 
     public func decide(for endpoint: SKANEndpoint) -> Decision {
@@ -86,7 +89,8 @@ public final class FaultInjector: Sendable {
                     guard rules[index].random.nextUnit() < probability else { continue }
                 }
                 if case .delay(let range) = rule.kind {
-                    decision.delayMilliseconds = range.lowerBound == range.upperBound
+                    decision.delayMilliseconds =
+                        range.lowerBound == range.upperBound
                         ? range.lowerBound
                         : range.lowerBound + Int(rules[index].random.next() % UInt64(range.count))
                 } else {

@@ -48,11 +48,17 @@ public struct FaultRule: Sendable, Equatable {
 
     /// The rule as it is written in a model file or `PUT /__admin/faults`.
     public var json: JSONValue {
-        var members: [JSONMember] = [JSONMember("endpoint", .string(endpoint?.rawValue ?? "*")), JSONMember("type", .string(kind.name))]
+        var members: [JSONMember] = [
+            JSONMember("endpoint", .string(endpoint?.rawValue ?? "*")), JSONMember("type", .string(kind.name))
+        ]
         switch kind {
         case .delay(let range):
-            members.append(JSONMember("delay_ms", range.lowerBound == range.upperBound
-                ? .int(Int64(range.lowerBound)) : .array([.int(Int64(range.lowerBound)), .int(Int64(range.upperBound))])))
+            members.append(
+                JSONMember(
+                    "delay_ms",
+                    range.lowerBound == range.upperBound
+                        ? .int(Int64(range.lowerBound))
+                        : .array([.int(Int64(range.lowerBound)), .int(Int64(range.upperBound))])))
         case .status(let code):
             members.append(JSONMember("status", .int(Int64(code))))
         case .malformedBody, .emptyBody, .dropConnection:

@@ -16,14 +16,22 @@ extension ModelLoader {
     }
 
     mutating func faultRule(_ value: JSONValue, _ path: String) -> FaultRule? {
-        guard let o = object(value, path, allowed: ["endpoint", "type", "delay_ms", "status", "times", "probability", "seed"]) else {
+        guard
+            let o = object(
+                value, path, allowed: ["endpoint", "type", "delay_ms", "status", "times", "probability", "seed"])
+        else {
             return nil
         }
         let problemsBefore = problems.count
         var endpoint: SKANEndpoint?
         if let (v, p) = o["endpoint"], let name = string(v, p), name != "*" {
             endpoint = SKANEndpoint(routeName: name)
-            if endpoint == nil { fail(p, "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event (or evt), launch2, event2 (or evt2) or *") }
+            if endpoint == nil {
+                fail(
+                    p,
+                    "unknown endpoint \"\(name)\"; use skan3, skan4, launch, event (or evt), launch2, event2 (or evt2) or *"
+                )
+            }
         }
         guard let (typeValue, typePath) = o["type"] else {
             fail(path, "missing \"type\": delay, status, malformed, empty or drop")
@@ -31,7 +39,7 @@ extension ModelLoader {
         }
         let type = string(typeValue, typePath)
         let allowedForType: [String: [String]] = [
-            "delay": ["delay_ms"], "status": ["status"], "malformed": [], "empty": [], "drop": [],
+            "delay": ["delay_ms"], "status": ["status"], "malformed": [], "empty": [], "drop": []
         ]
         guard let type, let own = allowedForType[type] else {
             if type != nil { fail(typePath, "unknown fault type; use delay, status, malformed, empty or drop") }
@@ -49,7 +57,8 @@ extension ModelLoader {
             }
             if case .array(let bounds) = v {
                 guard bounds.count == 2, let low = integer(bounds[0], "\(p)[0]", 0...600_000),
-                      let high = integer(bounds[1], "\(p)[1]", 0...600_000) else {
+                    let high = integer(bounds[1], "\(p)[1]", 0...600_000)
+                else {
                     if bounds.count != 2 { fail(p, "expected [min, max]") }
                     return nil
                 }
@@ -104,7 +113,11 @@ extension FaultRule {
         if case .array = json {
             rules = loader.faultRules(json, "$")
         } else if let o = loader.object(json, "$", allowed: ["faults"]) {
-            if let (v, p) = o["faults"] { rules = loader.faultRules(v, p) } else { loader.fail("$", "missing \"faults\"") }
+            if let (v, p) = o["faults"] {
+                rules = loader.faultRules(v, p)
+            } else {
+                loader.fail("$", "missing \"faults\"")
+            }
         }
         if !loader.problems.isEmpty { throw ModelError(file: source, problems: loader.problems) }
         return rules

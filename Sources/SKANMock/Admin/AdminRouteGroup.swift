@@ -14,8 +14,6 @@ struct AdminRouteGroup {
 
     private(set) var router: HTTPRouter
 
-    init(router: HTTPRouter) { self.router = router }
-
     /// Registers `handler` for `method` on `/__admin` + `path`.
     mutating func on(_ method: HTTPMethod, _ path: String, handler: @escaping HTTPRouter.Handler) {
         router.on(method, Self.prefix + path, handler: handler)
@@ -30,9 +28,11 @@ struct AdminRouteGroup {
 
     /// The admin API's collections, in the order the README lists them.
     static func collections(_ context: AppContext) -> [any AdminRouteCollection] {
-        [HealthRoutes(context: context), JournalRoutes(context: context), ReportRoutes(context: context),
-         DeviceRoutes(context: context), ModelRoutes(context: context), FaultRoutes(context: context),
-         ClockRoutes(context: context), ResetRoute(context: context)]
+        [
+            HealthRoutes(context: context), JournalRoutes(context: context), ReportRoutes(context: context),
+            DeviceRoutes(context: context), ModelRoutes(context: context), FaultRoutes(context: context),
+            ClockRoutes(context: context), ResetRoute(context: context)
+        ]
     }
 }
 
@@ -46,8 +46,12 @@ enum AdminResponse {
 
     /// A 400 listing every problem of a rejected model or fault list.
     static func problems(_ error: ModelError) -> HTTPResponse {
-        let problems = error.problems.map { JSONValue.object([JSONMember("path", .string($0.path)), JSONMember("reason", .string($0.reason))]) }
-        return json(["status": "error", "reason": .string(error.description), "problems": .array(problems)], status: .badRequest)
+        let problems = error.problems.map {
+            JSONValue.object([JSONMember("path", .string($0.path)), JSONMember("reason", .string($0.reason))])
+        }
+        return json(
+            ["status": "error", "reason": .string(error.description), "problems": .array(problems)], status: .badRequest
+        )
     }
 
     /// `body`'s answer for the request's journal filter, or the 400 that names what is wrong with it.

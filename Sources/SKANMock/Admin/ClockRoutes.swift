@@ -18,14 +18,14 @@ struct ClockRoutes: AdminRouteCollection {
         return AdminResponse.json([
             "offset_s": .int(context.clock.offsetSeconds),
             "now": .string(RFC3339.format(milliseconds: now)),
-            "now_s": .int(now / 1000),
+            "now_s": .int(now / 1000)
         ])
     }
 
     private func move(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = try? JSONParser.parse(request.body), let members = body.objectValue, members.count == 1,
-              let member = members.first, let seconds = member.value.intValue,
-              member.key == "offset_s" || member.key == "advance_s"
+            let member = members.first, let seconds = member.value.intValue,
+            member.key == "offset_s" || member.key == "advance_s"
         else {
             return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
         }
@@ -34,7 +34,9 @@ struct ClockRoutes: AdminRouteCollection {
         let target = member.key == "offset_s" ? seconds : sum.partialValue
         let overflowed = member.key == "advance_s" && sum.overflow
         guard !overflowed, target >= -Self.maxOffsetSeconds, target <= Self.maxOffsetSeconds else {
-            return .jsonError("the clock offset must stay within 100 years (\(Self.maxOffsetSeconds) s) of the real time", status: .badRequest)
+            return .jsonError(
+                "the clock offset must stay within 100 years (\(Self.maxOffsetSeconds) s) of the real time",
+                status: .badRequest)
         }
         context.clock.setOffset(seconds: target)
         return clock()

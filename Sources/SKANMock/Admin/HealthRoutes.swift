@@ -16,7 +16,8 @@ struct HealthRoutes: AdminRouteCollection {
             writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
         }
         group.on(.get, "/openapi.yaml") { _, _, writer in
-            writer.send(HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
+            writer.send(
+                HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
         }
     }
 
@@ -25,7 +26,9 @@ struct HealthRoutes: AdminRouteCollection {
     func health() -> HTTPResponse {
         let model = context.service.model
         var modelInfo = [JSONMember("name", .string(model.name)), JSONMember("source", .string(model.source))]
-        if let reloadError = context.modelStatus.reloadError { modelInfo.append(JSONMember("reload_error", .string(reloadError))) }
+        if let reloadError = context.modelStatus.reloadError {
+            modelInfo.append(JSONMember("reload_error", .string(reloadError)))
+        }
         return AdminResponse.json([
             "status": "ok",
             "version": .string(SKANMockVersion.current),
@@ -33,7 +36,7 @@ struct HealthRoutes: AdminRouteCollection {
             "model": .object(modelInfo),
             "clock_offset_s": .int(context.clock.offsetSeconds),
             "journal": journalHealth,
-            "devices": .int(Int64(context.service.deviceCount)),
+            "devices": .int(Int64(context.service.deviceCount))
         ])
     }
 
@@ -41,9 +44,11 @@ struct HealthRoutes: AdminRouteCollection {
     /// how many lines wait to be written (and were given up).
     private var journalHealth: JSONValue {
         let journal = context.journal
-        var members = [JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
-                       JSONMember("capacity", .int(Int64(journal.capacity))), JSONMember("bytes", .int(Int64(journal.bytes))),
-                       JSONMember("capacity_bytes", .int(Int64(journal.capacityBytes)))]
+        var members = [
+            JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
+            JSONMember("capacity", .int(Int64(journal.capacity))), JSONMember("bytes", .int(Int64(journal.bytes))),
+            JSONMember("capacity_bytes", .int(Int64(journal.capacityBytes)))
+        ]
         if let file = context.journalFile {
             let status = file.status
             var state = [JSONMember("state", .string(status.isFailing ? "failing" : "ok"))]

@@ -13,7 +13,8 @@ struct JournalRoutes: AdminRouteCollection {
             writer.send(AdminResponse.withFilter(request) { .json(journal.query($0).json()) })
         }
         group.on(.get, "/requests/count") { request, _, writer in
-            writer.send(AdminResponse.withFilter(request) { AdminResponse.json(["count": .int(Int64(journal.count($0)))]) })
+            writer.send(
+                AdminResponse.withFilter(request) { AdminResponse.json(["count": .int(Int64(journal.count($0)))]) })
         }
         group.on(.get, "/requests/mark") { _, _, writer in
             writer.send(AdminResponse.json(["last_id": .int(journal.lastId)]))

@@ -16,7 +16,9 @@ struct ModelRoutes: AdminRouteCollection {
             let model = try ConversionModel.parse(bytes: request.body, source: "PUT /__admin/model")
             context.service.replaceModel(model)
             context.faults.replace(with: model.faults)
-            return AdminResponse.json(["status": "ok", "model": ["name": .string(model.name), "source": .string(model.source)]])
+            return AdminResponse.json([
+                "status": "ok", "model": ["name": .string(model.name), "source": .string(model.source)]
+            ])
         } catch {
             return AdminResponse.problems(error)
         }

@@ -18,7 +18,9 @@ struct ReportRoutes: AdminRouteCollection {
     func report(_ filter: JournalFilter) -> JSONValue {
         let entries = context.journal.query(filter).entries.map(\.json)
         var report = JournalReport(entries: entries)
-        report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) { context.service.device($0) }
+        report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) {
+            context.service.device($0)
+        }
         var members = report.json.objectValue ?? []
         if context.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(entries: entries).json)) }
         return .object(members)

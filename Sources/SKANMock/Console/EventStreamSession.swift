@@ -56,7 +56,10 @@ final class EventStreamSession: @unchecked Sendable {
     /// `id: <boot>:`, the start of every entry's text.
     private let idPrefix: [UInt8]
 
-    init(bootId: String, filter: JournalFilter, journal: Journal, transport: any EventStreamTransport, limits: Limits = Limits()) {
+    init(
+        bootId: String, filter: JournalFilter, journal: Journal, transport: any EventStreamTransport,
+        limits: Limits = Limits()
+    ) {
         self.bootId = bootId
         var filter = filter
         filter.sinceId = nil
@@ -200,7 +203,8 @@ final class EventStreamSession: @unchecked Sendable {
 
     private func heartbeat() {
         let idle = state.withLock { s in
-            !s.closed && s.reader != nil && MonotonicClock.microseconds() - s.lastSent >= Int64(limits.heartbeatSeconds * 1_000_000) - 50_000
+            !s.closed && s.reader != nil
+                && MonotonicClock.microseconds() - s.lastSent >= Int64(limits.heartbeatSeconds * 1_000_000) - 50_000
         }
         guard idle else { return }
         if transport.pendingBytes > limits.maxPendingBytes {

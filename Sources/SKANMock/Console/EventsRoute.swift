@@ -28,7 +28,8 @@ struct EventsRoute: Sendable {
         head.headers.set("X-Accel-Buffering", "no")
         let stream = writer.stream(head)
         let session = EventStreamSession(
-            bootId: context.bootId, filter: filter, journal: context.journal, transport: HTTPStreamTransport(stream: stream))
+            bootId: context.bootId, filter: filter, journal: context.journal,
+            transport: HTTPStreamTransport(stream: stream))
         stream.onClose { session.close() }
         // Tells the client how long to wait before it reconnects.
         stream.write(Array("retry: 1000\n\n".utf8))
@@ -41,7 +42,8 @@ struct EventsRoute: Sendable {
         var rest: [(name: String, value: String)] = []
         for pair in query where pair.name != "token" {
             guard names.contains(pair.name) else {
-                throw AdminQueryError(reason: "unknown filter \(pair.name); use device, endpoint, event, window, has_issues, since_id")
+                throw AdminQueryError(
+                    reason: "unknown filter \(pair.name); use device, endpoint, event, window, has_issues, since_id")
             }
             rest.append(pair)
         }

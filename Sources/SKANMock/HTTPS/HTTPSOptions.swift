@@ -11,8 +11,10 @@ public struct HTTPSOptions: Sendable, Equatable {
     /// Where the local CA lives (`--state-dir`, default `~/.skan-mock`); created only when used.
     public var stateDirectory: String
 
-    public init(port: Int, certificateFile: String? = nil, keyFile: String? = nil, extraNames: [String] = [],
-                stateDirectory: String) {
+    public init(
+        port: Int, certificateFile: String? = nil, keyFile: String? = nil, extraNames: [String] = [],
+        stateDirectory: String
+    ) {
         self.port = port
         self.certificateFile = certificateFile
         self.keyFile = keyFile

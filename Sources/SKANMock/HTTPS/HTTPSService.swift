@@ -1,7 +1,8 @@
 import HTTPCore
+
 #if SKAN_MOCK_TLS
-import SKANPhoneSetup
-import SKANTLS
+    import SKANPhoneSetup
+    import SKANTLS
 #endif
 
 /// What HTTPS adds to a server: the TLS context for the second port, and the public CA a phone
@@ -13,7 +14,7 @@ struct HTTPSService: Sendable {
     /// Lines for standard error: permissions taken away from the state folder or the CA key.
     var notes: [String] = []
     #if SKAN_MOCK_TLS
-    let phone: PhoneSetup
+        let phone: PhoneSetup
     #endif
 
     static let plaintextRefusal =
@@ -26,32 +27,36 @@ struct HTTPSService: Sendable {
 
     init(_ options: HTTPSOptions) throws(SetupError) {
         #if SKAN_MOCK_TLS
-        do {
-            let identity: TLSIdentity
-            if let certificate = options.certificateFile, let key = options.keyFile {
-                identity = try TLSIdentity.load(certificateFile: certificate, keyFile: key)
-            } else {
-                var extra: [SubjectAltName] = []
-                for name in options.extraNames {
-                    guard let san = SubjectAltName(name) else {
-                        throw TLSSetupError("--tls-name \(name) is neither a host name nor an IP address")
+            do {
+                let identity: TLSIdentity
+                if let certificate = options.certificateFile, let key = options.keyFile {
+                    identity = try TLSIdentity.load(certificateFile: certificate, keyFile: key)
+                } else {
+                    var extra: [SubjectAltName] = []
+                    for name in options.extraNames {
+                        guard let san = SubjectAltName(name) else {
+                            throw TLSSetupError("--tls-name \(name) is neither a host name nor an IP address")
+                        }
+                        extra.append(san)
                     }
-                    extra.append(san)
+                    let (ca, _, fixed) = try LocalCA.loadOrCreateNoting(in: options.stateDirectory)
+                    notes = fixed.map { "skan-mock: \($0)" }
+                    identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
                 }
-                let (ca, _, fixed) = try LocalCA.loadOrCreateNoting(in: options.stateDirectory)
-                notes = fixed.map { "skan-mock: \($0)" }
-                identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
+                security = TLSWireSecurity(
+                    context: try TLSContext(identity: identity), plaintextRefusal: Self.plaintextRefusal)
+                phone = PhoneSetup(trustAnchor: identity.trustAnchor)
+            } catch let error as TLSSetupError {
+                throw SetupError(description: error.description)
+            } catch {
+                throw SetupError(description: "\(error)")
             }
-            security = TLSWireSecurity(context: try TLSContext(identity: identity), plaintextRefusal: Self.plaintextRefusal)
-            phone = PhoneSetup(trustAnchor: identity.trustAnchor)
-        } catch let error as TLSSetupError {
-            throw SetupError(description: error.description)
-        } catch {
-            throw SetupError(description: "\(error)")
-        }
         #else
-        _ = options
-        throw SetupError(description: "this build of skan-mock has no TLS support: on Linux install libssl-dev and libqrencode-dev (Tests/test.sh does), then build once with `swift build --manifest-cache none --disable-build-manifest-caching` (SwiftPM keeps the plan it made before the headers were there); on a Mac build with SKAN_MOCK_TLS=1 and Homebrew's openssl@3 and qrencode, or use the container (README: The local certificate authority)")
+            _ = options
+            throw SetupError(
+                description:
+                    "this build of skan-mock has no TLS support: on Linux install libssl-dev and libqrencode-dev (Tests/test.sh does), then build once with `swift build --manifest-cache none --disable-build-manifest-caching` (SwiftPM keeps the plan it made before the headers were there); on a Mac build with SKAN_MOCK_TLS=1 and Homebrew's openssl@3 and qrencode, or use the container (README: The local certificate authority)"
+            )
         #endif
     }
 }

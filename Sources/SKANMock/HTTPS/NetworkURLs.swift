@@ -4,7 +4,8 @@ extension SKANMockServer {
     /// Listening on every interface (`--host 0.0.0.0`): the URLs a phone on the same network can
     /// use, one line per address of this machine, since `http://0.0.0.0:PORT` is no address to type.
     public func networkURLs() -> [String] {
-        Self.networkURLs(host: options.host, port: port, httpsPort: httpsPort, addresses: System.networkAddresses(includingIPv6:))
+        Self.networkURLs(
+            host: options.host, port: port, httpsPort: httpsPort, addresses: System.networkAddresses(includingIPv6:))
     }
 
     /// The lines for `host`; `addresses(true)` gives IPv6 addresses too. 0.0.0.0 is IPv4 only:

@@ -1,7 +1,8 @@
 import HTTPCore
 import Synchronization
+
 #if SKAN_MOCK_TLS
-import SKANPhoneSetup
+    import SKANPhoneSetup
 #endif
 
 /// The ports the server listens on, known once it has started (port 0 picks one).
@@ -24,31 +25,44 @@ struct PhoneRoutes: Sendable {
 
     func register(on router: inout HTTPRouter) {
         #if SKAN_MOCK_TLS
-        router.on(.get, "/__admin/ca.pem") { _, _, writer in writer.send(answer { phone in
-            Self.text(phone.caPEM, type: PhoneSetup.caPEMContentType)
-        }) }
-        router.on(.get, "/__admin/ca.mobileconfig") { _, _, writer in writer.send(answer { phone in
-            var response = Self.text(phone.mobileconfig, type: PhoneSetup.mobileconfigContentType)
-            response.headers.set("Content-Disposition", "attachment; filename=\"skan-mock-ca.mobileconfig\"")
-            return response
-        }) }
-        router.on(.get, "/__admin/phone") { _, _, writer in writer.send(answer { phone in
-            var response = Self.text(
-                phone.page(listeningHost: listeningHost, httpPort: ports.http, httpsPort: ports.https ?? 0),
-                type: PhoneSetup.pageContentType)
-            response.headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'")
-            return response
-        }) }
+            router.on(.get, "/__admin/ca.pem") { _, _, writer in
+                writer.send(
+                    answer { phone in
+                        Self.text(phone.caPEM, type: PhoneSetup.caPEMContentType)
+                    })
+            }
+            router.on(.get, "/__admin/ca.mobileconfig") { _, _, writer in
+                writer.send(
+                    answer { phone in
+                        var response = Self.text(phone.mobileconfig, type: PhoneSetup.mobileconfigContentType)
+                        response.headers.set(
+                            "Content-Disposition", "attachment; filename=\"skan-mock-ca.mobileconfig\"")
+                        return response
+                    })
+            }
+            router.on(.get, "/__admin/phone") { _, _, writer in
+                writer.send(
+                    answer { phone in
+                        var response = Self.text(
+                            phone.page(listeningHost: listeningHost, httpPort: ports.http, httpsPort: ports.https ?? 0),
+                            type: PhoneSetup.pageContentType)
+                        response.headers.set(
+                            "Content-Security-Policy",
+                            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+                        )
+                        return response
+                    })
+            }
         #else
-        for path in Self.paths { router.on(.get, String(path)) { _, _, writer in writer.send(Self.httpsOff) } }
+            for path in Self.paths { router.on(.get, String(path)) { _, _, writer in writer.send(Self.httpsOff) } }
         #endif
     }
 
     #if SKAN_MOCK_TLS
-    private func answer(_ body: (PhoneSetup) -> HTTPResponse) -> HTTPResponse {
-        guard let phone = https?.phone else { return Self.httpsOff }
-        return body(phone)
-    }
+        private func answer(_ body: (PhoneSetup) -> HTTPResponse) -> HTTPResponse {
+            guard let phone = https?.phone else { return Self.httpsOff }
+            return body(phone)
+        }
     #endif
 
     static let httpsOff = HTTPResponse.jsonError(

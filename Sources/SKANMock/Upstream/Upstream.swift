@@ -1,7 +1,8 @@
 import HTTPCore
 import SKANDomain
+
 #if SKAN_MOCK_UPSTREAM
-import UpstreamHTTP
+    import UpstreamHTTP
 #endif
 
 /// The real service behind `--upstream`: sends it what a client sent skan-mock, off the request's
@@ -20,11 +21,16 @@ final class Upstream: Sendable {
         var json: JSONValue {
             switch self {
             case .answered(let status, let body, let micros):
-                .object([JSONMember("status", .int(Int64(status))), JSONMember("body", .string(String(decoding: body, as: UTF8.self))),
-                         JSONMember("duration_us", .int(micros))])
+                .object([
+                    JSONMember("status", .int(Int64(status))),
+                    JSONMember("body", .string(String(decoding: body, as: UTF8.self))),
+                    JSONMember("duration_us", .int(micros))
+                ])
             case .failed(let code, let reason, let micros):
-                .object([JSONMember("error", .string(code == .upstreamTimeout ? "timeout" : "unreachable")),
-                         JSONMember("reason", .string(reason)), JSONMember("duration_us", .int(micros))])
+                .object([
+                    JSONMember("error", .string(code == .upstreamTimeout ? "timeout" : "unreachable")),
+                    JSONMember("reason", .string(reason)), JSONMember("duration_us", .int(micros))
+                ])
             }
         }
     }
@@ -33,23 +39,26 @@ final class Upstream: Sendable {
     static let forwardedHeaders = ["User-Agent", "Content-Type", "Accept", "Accept-Language"]
 
     #if SKAN_MOCK_UPSTREAM
-    private let client: UpstreamClient
+        private let client: UpstreamClient
 
-    init(_ options: UpstreamOptions) throws(SKANMockServer.StartupError) {
-        if let caFile = options.caFile {
-            do {
-                _ = try FileBytes.read(caFile)
-            } catch {
-                throw SKANMockServer.StartupError(description: "--upstream-ca: cannot read \(error.description)")
+        init(_ options: UpstreamOptions) throws(SKANMockServer.StartupError) {
+            if let caFile = options.caFile {
+                do {
+                    _ = try FileBytes.read(caFile)
+                } catch {
+                    throw SKANMockServer.StartupError(description: "--upstream-ca: cannot read \(error.description)")
+                }
             }
+            self.options = options
+            client = UpstreamClient(caFile: options.caFile)
         }
-        self.options = options
-        client = UpstreamClient(caFile: options.caFile)
-    }
     #else
-    init(_ options: UpstreamOptions) throws(SKANMockServer.StartupError) {
-        throw SKANMockServer.StartupError(description: "this build of skan-mock has no upstream client (--upstream needs libcurl): on Linux install libcurl4-openssl-dev, then build once with `swift build --manifest-cache none --disable-build-manifest-caching`")
-    }
+        init(_ options: UpstreamOptions) throws(SKANMockServer.StartupError) {
+            throw SKANMockServer.StartupError(
+                description:
+                    "this build of skan-mock has no upstream client (--upstream needs libcurl): on Linux install libcurl4-openssl-dev, then build once with `swift build --manifest-cache none --disable-build-manifest-caching`"
+            )
+        }
     #endif
 
     /// The upstream's URL for a request to `endpoint`: Singular's own path, the query as received
@@ -64,29 +73,38 @@ final class Upstream: Sendable {
     }
 
     /// Sends `request` on; `completion` runs on another queue, never the caller's.
-    func forward(_ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter],
-                 completion: @escaping @Sendable (Reply) -> Void) {
+    func forward(
+        _ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter],
+        completion: @escaping @Sendable (Reply) -> Void
+    ) {
         #if SKAN_MOCK_UPSTREAM
-        let headers = Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
-        let outgoing = UpstreamRequest(method: request.method.rawValue, url: url(for: endpoint, query: String(request.query), added: added),
-                                       headers: headers, body: request.body, timeoutSeconds: options.timeoutSeconds)
-        let timeout = options.timeoutSeconds
-        client.send(outgoing) { result in
-            switch result {
-            case .response(let status, let body, let micros):
-                completion(.answered(status: status, body: body, durationMicros: micros))
-            case .timeout(let micros):
-                completion(.failed(.upstreamTimeout, reason: "the upstream did not answer within \(timeout) s", durationMicros: micros))
-            case .unreachable(let reason, let micros):
-                completion(.failed(.upstreamUnreachable, reason: "the upstream could not be reached: \(reason)", durationMicros: micros))
+            let headers = Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
+            let outgoing = UpstreamRequest(
+                method: request.method.rawValue, url: url(for: endpoint, query: String(request.query), added: added),
+                headers: headers, body: request.body, timeoutSeconds: options.timeoutSeconds)
+            let timeout = options.timeoutSeconds
+            client.send(outgoing) { result in
+                switch result {
+                case .response(let status, let body, let micros):
+                    completion(.answered(status: status, body: body, durationMicros: micros))
+                case .timeout(let micros):
+                    completion(
+                        .failed(
+                            .upstreamTimeout, reason: "the upstream did not answer within \(timeout) s",
+                            durationMicros: micros))
+                case .unreachable(let reason, let micros):
+                    completion(
+                        .failed(
+                            .upstreamUnreachable, reason: "the upstream could not be reached: \(reason)",
+                            durationMicros: micros))
+                }
             }
-        }
         #endif
     }
 
     func stop() {
         #if SKAN_MOCK_UPSTREAM
-        client.stop()
+            client.stop()
         #endif
     }
 }

@@ -17,7 +17,9 @@ public struct UpstreamOptions: Sendable, Equatable {
         public let description: String
     }
 
-    public init(baseURL: String, mode: Mode = .shadow, timeoutSeconds: Double = 5, caFile: String? = nil) throws(ParseError) {
+    public init(baseURL: String, mode: Mode = .shadow, timeoutSeconds: Double = 5, caFile: String? = nil)
+        throws(ParseError)
+    {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         let scheme = base.hasPrefix("https://") ? "https://" : base.hasPrefix("http://") ? "http://" : nil
@@ -25,11 +27,17 @@ public struct UpstreamOptions: Sendable, Equatable {
             throw ParseError(description: "--upstream \(baseURL): expected http://HOST[:PORT] or https://HOST[:PORT]")
         }
         let rest = base.dropFirst(scheme.count)
-        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains(" "), !rest.contains("@") else {
-            throw ParseError(description: "--upstream \(baseURL): give the service's base only (scheme, host, port), e.g. https://sdk-api-v1.singular.net; the request's own path is added")
+        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains(" "),
+            !rest.contains("@")
+        else {
+            throw ParseError(
+                description:
+                    "--upstream \(baseURL): give the service's base only (scheme, host, port), e.g. https://sdk-api-v1.singular.net; the request's own path is added"
+            )
         }
         guard timeoutSeconds > 0, timeoutSeconds <= 60 else {
-            throw ParseError(description: "--upstream-timeout \(timeoutSeconds): must be more than 0 and at most 60 seconds")
+            throw ParseError(
+                description: "--upstream-timeout \(timeoutSeconds): must be more than 0 and at most 60 seconds")
         }
         self.baseURL = base
         self.mode = mode

@@ -78,10 +78,12 @@ public struct UpstreamReport: Sendable, Equatable {
         let window = entry["window"]?.stringValue ?? "-"
         let issue = entry["issues"]?.arrayValue?.first { Self.kinds.contains($0["code"]?.stringValue ?? "") }
         let kind = issue?["code"]?.stringValue
-        let position = groups.firstIndex { $0.endpoint == endpoint && $0.window == window } ?? {
-            groups.append(Group(endpoint: endpoint, window: window))
-            return groups.count - 1
-        }()
+        let position =
+            groups.firstIndex { $0.endpoint == endpoint && $0.window == window }
+            ?? {
+                groups.append(Group(endpoint: endpoint, window: window))
+                return groups.count - 1
+            }()
         switch kind {
         case nil: groups[position].matched += 1
         case "differs_from_upstream"?: groups[position].differed += 1
@@ -92,24 +94,32 @@ public struct UpstreamReport: Sendable, Equatable {
         // model's is in `model`.
         let model = entry["model"]?["body"]?.stringValue ?? entry["response"]?["body"]?.stringValue ?? ""
         let theirs = upstream["body"]?.stringValue ?? upstream["error"]?.stringValue ?? ""
-        examples.append(Example(requestId: entry["id"]?.intValue, device: entry["device"]?.stringValue, endpoint: endpoint,
-                                window: window, kind: kind, model: model, upstream: theirs,
-                                message: issue?["message"]?.stringValue ?? ""))
+        examples.append(
+            Example(
+                requestId: entry["id"]?.intValue, device: entry["device"]?.stringValue, endpoint: endpoint,
+                window: window, kind: kind, model: model, upstream: theirs,
+                message: issue?["message"]?.stringValue ?? ""))
     }
 
     /// The summary for a terminal.
     public var text: String {
-        var lines = ["\(compared) \(compared == 1 ? "answer" : "answers") compared with the upstream: \(matched) matched, \(differed) differed, \(failed) without an upstream answer"
-            + (notCompared > 0 ? " (\(notCompared) not compared)" : "")]
+        var lines = [
+            "\(compared) \(compared == 1 ? "answer" : "answers") compared with the upstream: \(matched) matched, \(differed) differed, \(failed) without an upstream answer"
+                + (notCompared > 0 ? " (\(notCompared) not compared)" : "")
+        ]
         for group in groups.sorted(by: { ($0.endpoint, $0.window) < ($1.endpoint, $1.window) }) {
-            lines.append("\(group.endpoint) \(group.window): \(group.compared) compared, \(group.matched) matched, \(group.differed) differed, \(group.failed) without an upstream answer")
+            lines.append(
+                "\(group.endpoint) \(group.window): \(group.compared) compared, \(group.matched) matched, \(group.differed) differed, \(group.failed) without an upstream answer"
+            )
         }
         for kind in ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"] {
             let shown = examples.filter { $0.kind == kind }
             guard !shown.isEmpty else { continue }
             lines.append("\(kind):")
             for example in shown {
-                lines.append("  #\(example.requestId.map(String.init) ?? "?") \(example.device ?? JournalReport.noDevice) \(example.endpoint) \(example.window): \(example.message)")
+                lines.append(
+                    "  #\(example.requestId.map(String.init) ?? "?") \(example.device ?? JournalReport.noDevice) \(example.endpoint) \(example.window): \(example.message)"
+                )
                 lines.append("    model:    \(example.model)")
                 lines.append("    upstream: \(example.upstream)")
             }
@@ -124,18 +134,33 @@ public struct UpstreamReport: Sendable, Equatable {
             JSONMember("compared", .int(Int64(compared))), JSONMember("matched", .int(Int64(matched))),
             JSONMember("differed", .int(Int64(differed))), JSONMember("failed", .int(Int64(failed))),
             JSONMember("not_compared", .int(Int64(notCompared))),
-            JSONMember("groups", .array(groups.map { group in
-                .object([JSONMember("endpoint", .string(group.endpoint)), JSONMember("window", .string(group.window)),
-                         JSONMember("compared", .int(Int64(group.compared))), JSONMember("matched", .int(Int64(group.matched))),
-                         JSONMember("differed", .int(Int64(group.differed))), JSONMember("failed", .int(Int64(group.failed)))])
-            })),
-            JSONMember("examples", .array(examples.map { example in
-                .object([JSONMember("id", example.requestId.map { .int($0) } ?? .null),
-                         JSONMember("device", example.device.map { .string($0) } ?? .null),
-                         JSONMember("endpoint", .string(example.endpoint)), JSONMember("window", .string(example.window)),
-                         JSONMember("kind", .string(example.kind)), JSONMember("message", .string(example.message)),
-                         JSONMember("model", .string(example.model)), JSONMember("upstream", .string(example.upstream))])
-            })),
+            JSONMember(
+                "groups",
+                .array(
+                    groups.map { group in
+                        .object([
+                            JSONMember("endpoint", .string(group.endpoint)),
+                            JSONMember("window", .string(group.window)),
+                            JSONMember("compared", .int(Int64(group.compared))),
+                            JSONMember("matched", .int(Int64(group.matched))),
+                            JSONMember("differed", .int(Int64(group.differed))),
+                            JSONMember("failed", .int(Int64(group.failed)))
+                        ])
+                    })),
+            JSONMember(
+                "examples",
+                .array(
+                    examples.map { example in
+                        .object([
+                            JSONMember("id", example.requestId.map { .int($0) } ?? .null),
+                            JSONMember("device", example.device.map { .string($0) } ?? .null),
+                            JSONMember("endpoint", .string(example.endpoint)),
+                            JSONMember("window", .string(example.window)),
+                            JSONMember("kind", .string(example.kind)), JSONMember("message", .string(example.message)),
+                            JSONMember("model", .string(example.model)),
+                            JSONMember("upstream", .string(example.upstream))
+                        ])
+                    }))
         ])
     }
 }

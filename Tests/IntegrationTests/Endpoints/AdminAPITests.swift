@@ -82,7 +82,8 @@ struct AdminAPITests {
         let current = try mock.client.get(mock.url("/__admin/model"))
         #expect(try JSONValue.parse(current)["name"] == "singular-testing")
 
-        let bad = try mock.client.request("PUT", mock.url("/__admin/model"), body: Array(#"{"name":"x","skan3":{"mode":"increment","max":99}}"#.utf8))
+        let bad = try mock.client.request(
+            "PUT", mock.url("/__admin/model"), body: Array(#"{"name":"x","skan3":{"mode":"increment","max":99}}"#.utf8))
         #expect(bad.status == 400)
         let reasons = try JSONValue.parse(bad)
         #expect(reasons["status"] == "error")
@@ -98,8 +99,10 @@ struct AdminAPITests {
     @Test func requiresTheAdminTokenWhenSet() throws {
         let mock = try TestSKANMock { $0.adminToken = "s3cret" }
         #expect(try mock.client.get(mock.url("/__admin/health")).status == 401)
-        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer wrong"]).status == 401)
-        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer s3cret"]).status == 200)
+        #expect(
+            try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer wrong"]).status == 401)
+        #expect(
+            try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer s3cret"]).status == 200)
         // The app under test never sends a token: Singular's endpoints stay open.
         #expect(try mock.get("/api/v1/conversion_value", session("T")).status == 200)
     }
@@ -115,7 +118,9 @@ struct AdminAPITests {
         #expect(document.status == 200)
         #expect(document.header("Content-Type") == "application/yaml")
         #expect(document.text.hasPrefix("openapi: 3.1.0\n"))
-        for body in [#"{"offset_s": 9223372036854775807}"#, #"{"offset_s": -9223372036854775808}"#, #"{"advance_s": 3155760001}"#] {
+        for body in [
+            #"{"offset_s": 9223372036854775807}"#, #"{"offset_s": -9223372036854775808}"#, #"{"advance_s": 3155760001}"#
+        ] {
             let response = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(body.utf8))
             #expect(response.status == 400, "\(body)")
         }

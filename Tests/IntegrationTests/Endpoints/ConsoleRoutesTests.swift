@@ -14,14 +14,18 @@ struct ConsoleRoutesTests {
         let csp = try #require(page.header("Content-Security-Policy"))
         #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
         #expect(page.text.contains("<script type=\"module\" src=\"/__admin/ui/console.js\"></script>"))
-        #expect(try mock.client.get(mock.url("/__admin/ui/console.js")).header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(
+            try mock.client.get(mock.url("/__admin/ui/console.js")).header("Content-Type")
+                == "text/javascript; charset=utf-8")
         #expect(try mock.client.get(mock.url("/__admin/ui/console.css")).status == 200)
         // The API itself still needs the token.
         #expect(try mock.client.get(mock.url("/__admin/health")).status == 401)
         // The home page links to the console, and neither is journaled.
         let home = try mock.client.get(mock.url("/"))
         #expect(home.status == 200 && home.text.contains("href=\"/__admin/ui\""))
-        #expect(try mock.client.get(mock.url("/__admin/requests/count"), headers: ["Authorization: Bearer secret"]).text == "{\"count\":0}")
+        #expect(
+            try mock.client.get(mock.url("/__admin/requests/count"), headers: ["Authorization: Bearer secret"]).text
+                == "{\"count\":0}")
     }
 
     @Test func aLoopbackServerRefusesTheConsoleAndEveryAdminRouteUnderAnotherHostName() throws {
@@ -32,13 +36,16 @@ struct ConsoleRoutesTests {
         #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: evil).status == 421)
         #expect(try mock.client.request("POST", mock.url("/__admin/reset"), headers: evil).status == 421)
         // Reads too (issue 22): a rebound page must not read the journal, the report or the model.
-        for path in ["/__admin/health", "/__admin/requests", "/__admin/report", "/__admin/model", "/__admin/devices/X"] {
+        for path in ["/__admin/health", "/__admin/requests", "/__admin/report", "/__admin/model", "/__admin/devices/X"]
+        {
             #expect(try mock.client.get(mock.url(path), headers: evil).status == 421, "\(path)")
         }
         // Singular's endpoints are unaffected; loopback names pass.
-        #expect(try mock.client.get(mock.url("/api/v1/conversion_value?conversion_value=0"), headers: evil).status == 200)
+        #expect(
+            try mock.client.get(mock.url("/api/v1/conversion_value?conversion_value=0"), headers: evil).status == 200)
         #expect(try mock.client.get(mock.url("/__admin/ui"), headers: ["Host: localhost:1234"]).status == 200)
-        #expect(try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Host: [::1]:80"]).status == 200)
+        #expect(
+            try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Host: [::1]:80"]).status == 200)
     }
 
     /// A page of another origin cannot change anything (issue 22): its Origin or Sec-Fetch-Site
@@ -51,14 +58,24 @@ struct ConsoleRoutesTests {
         #expect(try mock.client.request("POST", reset, headers: ["Origin: null"]).status == 403)
         #expect(try mock.client.request("POST", reset, headers: ["Sec-Fetch-Site: cross-site"]).status == 403)
         #expect(try mock.client.request("POST", reset, headers: ["Sec-Fetch-Site: same-site"]).status == 403)
-        let refused = try mock.client.request("DELETE", mock.url("/__admin/requests"), headers: ["Origin: http://evil.example"])
-        #expect(try JSONParser.parse(refused.body)["reason"]?.stringValue?.hasPrefix("admin change refused: Origin http://evil.example is not this server") == true)
+        let refused = try mock.client.request(
+            "DELETE", mock.url("/__admin/requests"), headers: ["Origin: http://evil.example"])
+        #expect(
+            try JSONParser.parse(refused.body)["reason"]?.stringValue?.hasPrefix(
+                "admin change refused: Origin http://evil.example is not this server") == true)
         // The server's own pages may change, with a JSON body; reads from anywhere on loopback are fine.
         #expect(try mock.client.request("POST", reset, headers: [own, "Sec-Fetch-Site: same-origin"]).status == 200)
         let faults = Array(#"{"faults":[]}"#.utf8)
-        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: text/plain"]).status == 415)
-        #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: application/json"]).status == 200)
-        #expect(try mock.client.get(mock.url("/__admin/health"), headers: ["Origin: http://evil.example"]).status == 200)
+        #expect(
+            try mock.client.request(
+                "PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: text/plain"]
+            ).status == 415)
+        #expect(
+            try mock.client.request(
+                "PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: application/json"]
+            ).status == 200)
+        #expect(
+            try mock.client.get(mock.url("/__admin/health"), headers: ["Origin: http://evil.example"]).status == 200)
         // curl without a content type, as the README's examples do.
         #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults).status == 200)
     }
@@ -66,8 +83,12 @@ struct ConsoleRoutesTests {
     @Test func coverageCountsAnsweredEntriesAndIsClearedWithTheJournal() throws {
         let mock = try TestSKANMock()
         let first = String(TestSKANMock.start - 60)
-        _ = try mock.get("/api/v2/conversion_value", [("a", "K"), ("idfv", "COV"), ("n", "__SESSION__"),
-                                                      ("skan_first_call_to_skadnetwork_timestamp", first)])
+        _ = try mock.get(
+            "/api/v2/conversion_value",
+            [
+                ("a", "K"), ("idfv", "COV"), ("n", "__SESSION__"),
+                ("skan_first_call_to_skadnetwork_timestamp", first)
+            ])
         let coverage = try mock.admin("/__admin/coverage")
         #expect(coverage["model"] == "singular-testing" && coverage["answered"] == 1)
         #expect(coverage["entries"]?[0]?["window"] == "p0" && coverage["entries"]?[0]?["hits"] == 1)

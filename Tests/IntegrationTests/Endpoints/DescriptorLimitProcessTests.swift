@@ -13,7 +13,8 @@ struct DescriptorLimitProcessTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // `ulimit -n` in sh sets both limits, so the server cannot raise the soft one.
         process.arguments = ["-c", "ulimit -n 200 && exec \"$0\" --port 0", binary.path]
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()

@@ -32,7 +32,8 @@ struct EndpointTests {
     @Test func rejectsANonFormPostBodyWith415() throws {
         let mock = try TestSKANMock()
         let response = try mock.client.request(
-            "POST", mock.url("/api/v2/conversion_value"), body: Array("{}".utf8), headers: ["Content-Type: application/json"]
+            "POST", mock.url("/api/v2/conversion_value"), body: Array("{}".utf8),
+            headers: ["Content-Type: application/json"]
         )
         #expect(response.status == 415)
     }
@@ -55,7 +56,8 @@ struct EndpointTests {
 
     @Test func keepsRepeatedKeysInTheJournalAndUsesTheLast() throws {
         let mock = try TestSKANMock()
-        let response = try mock.get("/api/v1/conversion_value", [("idfv", "R"), ("conversion_value", "0"), ("conversion_value", "1")])
+        let response = try mock.get(
+            "/api/v1/conversion_value", [("idfv", "R"), ("conversion_value", "0"), ("conversion_value", "1")])
         #expect(response.text == "{\"conversion_value\":2,\"status\":\"ok\"}")
         let entry = try #require(try mock.journal("device=R").first)
         #expect(entry["params"]?["conversion_value"] == ["0", "1"])
@@ -71,7 +73,8 @@ struct EndpointTests {
 
     @Test func recordsFindingsForABadClientAndRejectsThemWhenStrict() throws {
         let millis = String(TestSKANMock.start * 1000)
-        let bad = session + [("skan_current_conversion_value", "64"), ("skan_first_call_to_skadnetwork_timestamp", millis)]
+        let bad =
+            session + [("skan_current_conversion_value", "64"), ("skan_first_call_to_skadnetwork_timestamp", millis)]
         let lenient = try TestSKANMock()
         #expect(try JSONValue.parse(lenient.get("/api/v2/conversion_value", bad))["status"] == "ok")
         let entry = try #require(try lenient.journal("has_issues=true").first)

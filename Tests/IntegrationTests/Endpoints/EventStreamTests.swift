@@ -10,14 +10,23 @@ import Testing
 struct EventStreamTests {
     private func skan4(_ mock: TestSKANMock, _ device: String) throws {
         let first = String(TestSKANMock.start - 60)
-        #expect(try mock.get("/api/v2/conversion_value", [("a", "K"), ("idfv", device), ("n", "__SESSION__"),
-                                                           ("skan_first_call_to_skadnetwork_timestamp", first)]).status == 200)
+        #expect(
+            try mock.get(
+                "/api/v2/conversion_value",
+                [
+                    ("a", "K"), ("idfv", device), ("n", "__SESSION__"),
+                    ("skan_first_call_to_skadnetwork_timestamp", first)
+                ]
+            ).status == 200)
     }
 
-    private func open(_ mock: TestSKANMock, _ query: String, lastEventId: String? = nil) throws -> (RawConnection, String) {
+    private func open(_ mock: TestSKANMock, _ query: String, lastEventId: String? = nil) throws -> (
+        RawConnection, String
+    ) {
         let connection = try RawConnection(port: mock.server.port)
-        connection.send("GET /__admin/events\(query) HTTP/1.1\r\nHost: localhost\r\n"
-                        + (lastEventId.map { "Last-Event-ID: \($0)\r\n" } ?? "") + "\r\n")
+        connection.send(
+            "GET /__admin/events\(query) HTTP/1.1\r\nHost: localhost\r\n"
+                + (lastEventId.map { "Last-Event-ID: \($0)\r\n" } ?? "") + "\r\n")
         return (connection, connection.read(until: "retry: 1000\n\n"))
     }
 
@@ -34,7 +43,9 @@ struct EventStreamTests {
         #expect(head.contains("Cache-Control: no-cache\r\n") && head.contains("X-Accel-Buffering: no\r\n"))
         try skan4(mock, "S2")
         try skan4(mock, "S1")
-        let first = stream.read(until: "\n\n", after: String(head.split(separator: "retry: 1000\n\n", maxSplits: 1).dropFirst().first ?? ""))
+        let first = stream.read(
+            until: "\n\n", after: String(head.split(separator: "retry: 1000\n\n", maxSplits: 1).dropFirst().first ?? "")
+        )
         let firstIds = ids(first)
         #expect(firstIds.count == 1)
         let boot = try #require(firstIds.first?.split(separator: ":").first.map(String.init))

@@ -13,7 +13,8 @@ struct JournalConcurrencyTests {
         DispatchQueue.concurrentPerform(iterations: 16) { client in
             let curl = CurlClient()
             for request in 0..<200 {
-                let url = "http://127.0.0.1:\(port)/api/v2/conversion_value?a=k&p=iOS&i=com.x&n=__SESSION__"
+                let url =
+                    "http://127.0.0.1:\(port)/api/v2/conversion_value?a=k&p=iOS&i=com.x&n=__SESSION__"
                     + "&idfv=C\(client)&skan_current_conversion_value=0"
                     + "&skan_first_call_to_skadnetwork_timestamp=\(TestSKANMock.start - 60)&r=\(request)"
                 if (try? curl.get(url))?.status != 200 { failures.withLock { $0 += 1 } }

@@ -8,7 +8,10 @@ import Testing
 /// says `failing`, and once writing works again the waiting lines are written, in order.
 @Suite("Journal file on a full disk")
 struct JournalFileFailureTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs util-linux's prlimit to lift the limit"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"),
+            "needs util-linux's prlimit to lift the limit"))
     func aFailingFileLosesNoLineAndCatchesUp() throws {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
         let log = NSTemporaryDirectory() + "skan-mock-full-\(UUID().uuidString).jsonl"
@@ -18,16 +21,22 @@ struct JournalFileFailureTests {
         // A soft limit of a few KiB: a few journal lines fit, the rest do not. (The hard limit stays,
         // so that the limit can be lifted below without privileges, as space comes back on a disk.)
         process.arguments = ["-c", "ulimit -S -f 4 && exec \"$0\" --port 0 --log \"$1\"", binary.path, log]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        defer { if process.isRunning { System.killProcess(process.processIdentifier) }; process.waitUntilExit() }
+        defer {
+            if process.isRunning { System.killProcess(process.processIdentifier) }
+            process.waitUntilExit()
+        }
         let port = try #require(ListeningLine.port(of: output))
         let base = "http://127.0.0.1:\(port)"
         let client = CurlClient()
         for n in 1...20 {
-            let query = "a=K&i=com.x&p=iOS&idfv=FULL-\(n)&n=__SESSION__&conversion_value=0&padding=" + String(repeating: "x", count: 200)
+            let query =
+                "a=K&i=com.x&p=iOS&idfv=FULL-\(n)&n=__SESSION__&conversion_value=0&padding="
+                + String(repeating: "x", count: 200)
             #expect(try client.get("\(base)/api/v1/conversion_value?\(query)").status == 200)
         }
         // The in-memory journal has every request; the file fails and says how many wait.
@@ -65,7 +74,7 @@ struct JournalFileFailureTests {
         process.terminate()
         process.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(said.components(separatedBy: "writing failed").count == 2)   // said once
+        #expect(said.components(separatedBy: "writing failed").count == 2)  // said once
         #expect(said.contains("writing works again"))
     }
 }

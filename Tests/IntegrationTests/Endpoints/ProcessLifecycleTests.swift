@@ -11,9 +11,11 @@ struct ProcessLifecycleTests {
     /// The executable built next to the test bundle (`swift build --build-tests` builds both).
     static var executable: URL? {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("skan-mock"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "skan-mock"),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/skan-mock"),
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    ".build/debug/skan-mock")
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -35,7 +37,8 @@ struct ProcessLifecycleTests {
         }
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.hasPrefix("skan-mock listening on http://127.0.0.1:"))
-        let port = try #require(Int(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let port = try #require(
+            Int(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
         return (process, port)
     }
 
@@ -49,8 +52,11 @@ struct ProcessLifecycleTests {
             DispatchQueue.global().async(group: group) {
                 let curl = CurlClient()
                 for request in 0..<5_000 {
-                    let url = "http://127.0.0.1:\(port)/api/v1/conversion_value?idfv=L\(client)&n=e&conversion_value=\(request % 2)"
-                    guard let response = try? curl.get(url), response.status == 200, !response.body.isEmpty else { return }
+                    let url =
+                        "http://127.0.0.1:\(port)/api/v1/conversion_value?idfv=L\(client)&n=e&conversion_value=\(request % 2)"
+                    guard let response = try? curl.get(url), response.status == 200, !response.body.isEmpty else {
+                        return
+                    }
                     answered.withLock { $0 += 1 }
                 }
             }
@@ -73,7 +79,8 @@ struct ProcessLifecycleTests {
     @Test func aBadModelStopsTheStartWithItsPathAndStatus2() throws {
         let path = NSTemporaryDirectory() + "skan-mock-bad-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
         let binary = try #require(Self.executable, "build skan-mock first (swift build --build-tests)")
         let process = Process()
         process.executableURL = binary
@@ -91,9 +98,13 @@ struct ProcessLifecycleTests {
     @Test func sighupReloadsTheModelAndABadFileKeepsTheOldOne() throws {
         let path = NSTemporaryDirectory() + "skan-mock-hup-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"name": "first", "skan3": {"mode": "increment", "max": 2}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"name": "first", "skan3": {"mode": "increment", "max": 2}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
         let (process, port) = try launch(["--model", path, "--no-watch-model"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let client = CurlClient()
         func health() throws -> JSONValue {
             try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/health").body)
@@ -109,12 +120,14 @@ struct ProcessLifecycleTests {
         }
         #expect(try health()["model"]?["name"] == "first")
 
-        try #"{"name": "second", "skan3": {"mode": "increment", "max": 5}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"name": "second", "skan3": {"mode": "increment", "max": 5}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
         usleep(1_500_000)  // longer than the watcher's period: with --no-watch-model nothing happens yet
         #expect(try health()["model"]?["name"] == "first")
         #expect(try hangUp { $0["model"]?["name"] == "second" })
 
-        try #"{"name": "third", "skan3": {"mode": "increment", "max": 99}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"name": "third", "skan3": {"mode": "increment", "max": 99}}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
         #expect(try hangUp { $0["model"]?["reload_error"] != nil })
         let after = try health()
         #expect(after["model"]?["name"] == "second")
@@ -123,11 +136,16 @@ struct ProcessLifecycleTests {
 
     @Test func routeAliasesFromTheCommandLineAndTheEnvironment() throws {
         let (process, port) = try launch(["--route", "/cv=skan4", "--route", "/s2s/evt=evt"])
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let client = CurlClient()
         #expect(try client.get("http://127.0.0.1:\(port)/cv?a=K&idfv=R&n=x").status == 200)
-        #expect(try client.get("http://127.0.0.1:\(port)/s2s/evt?a=K&p=iOS&i=x&idfv=R&n=x").text == "{\"status\":\"ok\"}")
-        let endpoints = try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/requests?device=R").body)["requests"]?
+        #expect(
+            try client.get("http://127.0.0.1:\(port)/s2s/evt?a=K&p=iOS&i=x&idfv=R&n=x").text == "{\"status\":\"ok\"}")
+        let endpoints = try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/requests?device=R").body)[
+            "requests"]?
             .arrayValue?.map { $0["endpoint"]?.stringValue }
         #expect(endpoints == ["skan4", "event"])
 
@@ -146,11 +164,14 @@ struct ProcessLifecycleTests {
 
     /// An alias on Singular's own path, or two aliases on one path, stop the start with one line.
     @Test(arguments: [
-        RouteConflictCase(arguments: ["--route", "/api/v1/evt=skan4"], message: "/api/v1/evt is Singular's own path for evt"),
-        RouteConflictCase(arguments: ["--route", "/v2/x=evt", "--route", "/v2/x=skan3"],
-                          message: "--route /v2/x=evt and --route /v2/x=skan3 both claim /v2/x"),
-        RouteConflictCase(environment: ["SKAN_MOCK_ROUTES": "/v2/x=evt,/v2/x=skan3?a=K"],
-                          message: "--route /v2/x=evt and --route /v2/x=skan3?a=K both claim /v2/x"),
+        RouteConflictCase(
+            arguments: ["--route", "/api/v1/evt=skan4"], message: "/api/v1/evt is Singular's own path for evt"),
+        RouteConflictCase(
+            arguments: ["--route", "/v2/x=evt", "--route", "/v2/x=skan3"],
+            message: "--route /v2/x=evt and --route /v2/x=skan3 both claim /v2/x"),
+        RouteConflictCase(
+            environment: ["SKAN_MOCK_ROUTES": "/v2/x=evt,/v2/x=skan3?a=K"],
+            message: "--route /v2/x=evt and --route /v2/x=skan3?a=K both claim /v2/x")
     ])
     func routeConflictsStopTheStart(_ conflict: RouteConflictCase) throws {
         let (arguments, environment, message) = (conflict.arguments, conflict.environment, conflict.message)
@@ -159,13 +180,15 @@ struct ProcessLifecycleTests {
         process.executableURL = binary
         process.arguments = ["--port", "0"] + arguments
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 64)
-        let lines = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.contains(message) == true)
         #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
@@ -178,14 +201,20 @@ struct ProcessLifecycleTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["--port", "0", "--admin-token", ""]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let port = try #require(ListeningLine.port(of: output))
         #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
-        #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/requests", headers: ["Authorization: Bearer "]).status == 200)
+        #expect(
+            try CurlClient().get("http://127.0.0.1:\(port)/__admin/requests", headers: ["Authorization: Bearer "])
+                .status == 200)
         process.terminate()
         process.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -197,15 +226,20 @@ struct ProcessLifecycleTests {
         let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
         let bad = NSTemporaryDirectory() + "skan-validate-\(UUID().uuidString).json"
-        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        try #"{"name": "bad", "skan3": {"mode": "increment", "max": 64}}"#.write(
+            toFile: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bad) }
-        let good = [config.appendingPathComponent("revenue.json").path, config.appendingPathComponent("singular-testing.json").path]
+        let good = [
+            config.appendingPathComponent("revenue.json").path,
+            config.appendingPathComponent("singular-testing.json").path
+        ]
         for (files, status) in [(good, Int32(0)), (good + [bad], Int32(2))] {
             let binary = try #require(Self.executable)
             let process = Process()
             process.executableURL = binary
             process.arguments = ["validate"] + files
-            let output = Pipe(), errors = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
             process.standardOutput = output
             process.standardError = errors
             try process.run()
@@ -214,7 +248,9 @@ struct ProcessLifecycleTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == status)
             #expect(out.split(separator: "\n").count == 2)
-            #expect(out.contains("revenue.json: ok (model ") && out.contains("singular-testing.json: ok (model \"singular-testing\")"))
+            #expect(
+                out.contains("revenue.json: ok (model ")
+                    && out.contains("singular-testing.json: ok (model \"singular-testing\")"))
             #expect(err.isEmpty == (status == 0))
             if status == 2 { #expect(err.contains(bad) && err.contains("$.skan3.max")) }
         }

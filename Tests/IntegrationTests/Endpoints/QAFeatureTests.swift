@@ -7,7 +7,9 @@ import Testing
 /// Faults, time travel, metrics and live reload, end to end.
 @Suite("QA features over real sockets")
 struct QAFeatureTests {
-    private let skan3 = [("a", "k"), ("i", "com.x"), ("p", "iOS"), ("idfv", "QA"), ("n", "e"), ("conversion_value", "0")]
+    private let skan3 = [
+        ("a", "k"), ("i", "com.x"), ("p", "iOS"), ("idfv", "QA"), ("n", "e"), ("conversion_value", "0")
+    ]
 
     private func putFaults(_ mock: TestSKANMock, _ json: String) throws -> CurlClient.Response {
         try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(json.utf8))
@@ -15,7 +17,9 @@ struct QAFeatureTests {
 
     @Test func injectsAStatusForTheNextNRequestsAndMarksThemInTheJournal() throws {
         let mock = try TestSKANMock()
-        #expect(try putFaults(mock, #"{"faults":[{"endpoint":"skan3","type":"status","status":503,"times":2}]}"#).status == 200)
+        #expect(
+            try putFaults(mock, #"{"faults":[{"endpoint":"skan3","type":"status","status":503,"times":2}]}"#).status
+                == 200)
         #expect(try mock.admin("/__admin/faults")["faults"]?[0]?["remaining"] == 2)
         let statuses = try (0..<3).map { _ in try mock.get("/api/v1/conversion_value", skan3).status }
         #expect(statuses == [503, 503, 200])
@@ -27,7 +31,10 @@ struct QAFeatureTests {
 
     @Test func sendsMalformedAndEmptyBodiesAndDropsConnections() throws {
         let mock = try TestSKANMock()
-        _ = try putFaults(mock, #"[{"endpoint":"skan3","type":"malformed","times":1},{"endpoint":"skan4","type":"empty","times":1},{"endpoint":"launch","type":"drop","times":1}]"#)
+        _ = try putFaults(
+            mock,
+            #"[{"endpoint":"skan3","type":"malformed","times":1},{"endpoint":"skan4","type":"empty","times":1},{"endpoint":"launch","type":"drop","times":1}]"#
+        )
         let malformed = try mock.get("/api/v1/conversion_value", skan3)
         #expect(malformed.status == 200)
         #expect((try? JSONParser.parse(malformed.body)) == nil)
@@ -86,10 +93,14 @@ struct QAFeatureTests {
 
     @Test func timeTravelMovesTheWindowAndShowsTheOffset() throws {
         let mock = try TestSKANMock()
-        let query = [("a", "k"), ("p", "iOS"), ("i", "com.x"), ("idfv", "TT"), ("n", "__SESSION__"),
-                     ("skan_current_conversion_value", "1"), ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))]
+        let query = [
+            ("a", "k"), ("p", "iOS"), ("i", "com.x"), ("idfv", "TT"), ("n", "__SESSION__"),
+            ("skan_current_conversion_value", "1"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))
+        ]
         _ = try mock.get("/api/v2/conversion_value", query)
-        let moved = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s": 259200}"#.utf8))
+        let moved = try mock.client.request(
+            "PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s": 259200}"#.utf8))
         #expect(try JSONValue.parse(moved)["offset_s"] == 259200)
         _ = try mock.get("/api/v2/conversion_value", query)
         let entries = try mock.journal("device=TT")
@@ -98,7 +109,9 @@ struct QAFeatureTests {
         #expect(try mock.admin("/__admin/health")["clock_offset_s"] == 259200)
         let reset = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"offset_s": 0}"#.utf8))
         #expect(try JSONValue.parse(reset)["now_s"]?.intValue == TestSKANMock.start)
-        #expect(try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"offset": 1}"#.utf8)).status == 400)
+        #expect(
+            try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"offset": 1}"#.utf8)).status
+                == 400)
     }
 
     @Test func startsWithAClockOffset() throws {

@@ -144,7 +144,8 @@ struct ReadmeRunner {
             case "-d", "--data": body = Array(words.removeFirst().utf8)
             case "--data-binary":
                 let value = words.removeFirst()
-                body = value.hasPrefix("@")
+                body =
+                    value.hasPrefix("@")
                     ? try [UInt8](Data(contentsOf: root.appendingPathComponent(String(value.dropFirst()))))
                     : Array(value.utf8)
             case "-s": break
@@ -160,7 +161,8 @@ struct ReadmeRunner {
         }
         let target = try #require(url, "no URL in \(command)")
         if body != nil && method == "GET" { method = "POST" }
-        let response = try mock.client.request(method, target, body: body ?? (method == "GET" ? nil : []), headers: headers)
+        let response = try mock.client.request(
+            method, target, body: body ?? (method == "GET" ? nil : []), headers: headers)
         if failOnError { #expect(response.status < 400, "\(command) answered \(response.status) \(response.text)") }
         return try? JSONParser.parse(response.body)
     }
@@ -199,7 +201,9 @@ struct ReadmeRunner {
     static let anyValue = "<<any array>>"
     static let moreMembers = "<<more members>>"
     /// Members whose values change from run to run; compared by type.
-    static let volatile: Set<String> = ["uptime_s", "time", "first_seen", "last_seen", "now", "now_s", "remote", "duration_us"]
+    static let volatile: Set<String> = [
+        "uptime_s", "time", "first_seen", "last_seen", "now", "now_s", "remote", "duration_us"
+    ]
 
     static func matches(_ actual: JSONValue, _ pattern: JSONValue, key: String? = nil) -> Bool {
         if pattern.stringValue == anyValue { return true }

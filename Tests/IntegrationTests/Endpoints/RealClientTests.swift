@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+import SKANMock
 import SystemPOSIX
 import Testing
 
@@ -8,23 +9,32 @@ import Testing
 @Suite("Real clients over real sockets")
 struct RealClientEndToEndTests {
     private func skan4(_ device: String, event: String = "__SESSION__") -> [(String, String)] {
-        [("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
-         ("idfv", device), ("skan_current_conversion_value", "0"),
-         ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+        [
+            ("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+            ("idfv", device), ("skan_current_conversion_value", "0"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))
+        ]
     }
 
     /// SingularAdNetworkHelper retries after a non-200 answer: the retry must get the step the
     /// faulted requests would have had, and the device must show one session, not three.
     @Test func faultedRequestsLeaveNoTraceInTheDevicesState() throws {
         let mock = try TestSKANMock()
-        let faults = #"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":2},{"endpoint":"skan4","type":"malformed","times":1},{"endpoint":"skan4","type":"drop","times":1}]}"#
+        let faults =
+            #"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":2},{"endpoint":"skan4","type":"malformed","times":1},{"endpoint":"skan4","type":"drop","times":1}]}"#
         #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(faults.utf8)).status == 200)
         #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).status == 503)
         #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).status == 503)
-        #expect(try mock.get("/api/v2/conversion_value", skan4("RETRY")).text == "{\"status\":\"ok\",\"conversion_value\":")
-        #expect(throws: CurlClient.Failure.self) { try CurlClient().get(mock.url("/api/v2/conversion_value?" + TestSKANMock.query(skan4("RETRY")))) }
+        #expect(
+            try mock.get("/api/v2/conversion_value", skan4("RETRY")).text == "{\"status\":\"ok\",\"conversion_value\":")
+        #expect(throws: CurlClient.Failure.self) {
+            try CurlClient().get(mock.url("/api/v2/conversion_value?" + TestSKANMock.query(skan4("RETRY"))))
+        }
         let clean = try mock.get("/api/v2/conversion_value", skan4("RETRY"))
-        #expect(clean.text == "{\"status\":\"ok\",\"conversion_value\":1,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}")
+        #expect(
+            clean.text
+                == "{\"status\":\"ok\",\"conversion_value\":1,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}"
+        )
         let device = try mock.admin("/__admin/devices/RETRY")
         #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"]?.intValue == 1)
         let entries = try mock.journal("device=RETRY")
@@ -42,13 +52,16 @@ struct RealClientEndToEndTests {
     /// never sent (2) against it.
     @Test func s2sLaunchesWithoutAnswersLeaveNoP0ValueBehind() throws {
         let mock = try TestSKANMock()
-        let launch: [(String, String)] = [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "D-1"),
-                                          ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start)),
-                                          ("skan_current_conversion_value", "0")]
+        let launch: [(String, String)] = [
+            ("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "D-1"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start)),
+            ("skan_current_conversion_value", "0")
+        ]
         #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
         #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
-        let advance = try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s":176400}"#.utf8),
-                                              headers: ["Content-Type: application/json"])
+        let advance = try mock.client.request(
+            "PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s":176400}"#.utf8),
+            headers: ["Content-Type: application/json"])
         #expect(advance.status == 200)
         #expect(try mock.get("/api/v1/launch", launch).text == #"{"status":"ok"}"#)
         let entries = try mock.journal("device=D-1")
@@ -64,7 +77,8 @@ struct RealClientEndToEndTests {
         let delay = #"{"faults":[{"endpoint":"skan4","type":"delay","delay_ms":30000}]}"#
         #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(delay.utf8)).status == 200)
         let connection = try RawConnection(port: mock.server.port)
-        connection.send("GET /api/v2/conversion_value?" + TestSKANMock.query(skan4("SLOW")) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+        connection.send(
+            "GET /api/v2/conversion_value?" + TestSKANMock.query(skan4("SLOW")) + " HTTP/1.1\r\nHost: x\r\n\r\n")
         // Held back, and not journaled yet.
         for _ in 0..<500 where mock.server.answersHeldBack == 0 { System.sleep(microseconds: 10_000) }
         #expect(mock.server.answersHeldBack == 1)
@@ -107,15 +121,18 @@ struct RealClientEndToEndTests {
         let entry = try #require(try mock.journal("device=M").first)
         #expect(entry["endpoint"] == "event" && entry["method"] == "DELETE")
         #expect(entry["issues"]?[0]?["code"] == "method_not_allowed")
-        #expect(try mock.client.get(mock.url("/__admin/metrics")).text.contains("skan_mock_requests_total{endpoint=\"event\",status=\"405\"} 1\n"))
+        #expect(
+            try mock.client.get(mock.url("/__admin/metrics")).text.contains(
+                "skan_mock_requests_total{endpoint=\"event\",status=\"405\"} 1\n"))
     }
 
     /// An S2S forwarder that posts JSON: refused as before, but the journal says what went wrong.
     @Test func aJSONBodyIsRefusedWithAFindingThatSaysWhatSingularExpects() throws {
         let mock = try TestSKANMock()
         let json = #"{"a":"KEY","p":"iOS","i":"com.example.app","idfv":"JSON-1","n":"purchase"}"#
-        let response = try mock.client.request("POST", mock.url("/api/v1/evt?idfv=JSON-1"), body: Array(json.utf8),
-                                               headers: ["Content-Type: application/json"])
+        let response = try mock.client.request(
+            "POST", mock.url("/api/v1/evt?idfv=JSON-1"), body: Array(json.utf8),
+            headers: ["Content-Type: application/json"])
         #expect(response.status == 415)
         let reason = try JSONParser.parse(response.body)["reason"]?.stringValue ?? ""
         #expect(reason.contains("application/json") && reason.contains("query string"))
@@ -132,7 +149,8 @@ struct RealClientEndToEndTests {
         })
         let answer = try mock.get("/v2/attribution/conversion-value", skan4("ALIAS"))
         #expect(answer.text.contains("\"conversion_value\":1"))
-        let event = try mock.get("/backend/evt", [("a", "K"), ("p", "iOS"), ("i", "app"), ("idfv", "ALIAS"), ("n", "x")])
+        let event = try mock.get(
+            "/backend/evt", [("a", "K"), ("p", "iOS"), ("i", "app"), ("idfv", "ALIAS"), ("n", "x")])
         #expect(event.text == "{\"status\":\"ok\"}")
         let entries = try mock.journal("device=ALIAS")
         #expect(entries.map { $0["path"]?.stringValue } == ["/v2/attribution/conversion-value", "/backend/evt"])
@@ -145,17 +163,24 @@ struct RealClientEndToEndTests {
     /// no `a` and no `idfv` (its back end adds the SDK key before calling Singular), the device as
     /// `sing`. The alias adds `a` as that back end does; under `--strict` nothing is refused.
     @Test func anAliasAddsWhatTheAppsBackEndAdds() throws {
-        let aliases = [try RouteAlias(parsing: "/v2/attribution/conversion-value=skan4?a=ECOSIA-KEY"),
-                       try RouteAlias(parsing: "/backend/launch=launch?a=ECOSIA-KEY&p=iOS")]
+        let aliases = [
+            try RouteAlias(parsing: "/v2/attribution/conversion-value=skan4?a=ECOSIA-KEY"),
+            try RouteAlias(parsing: "/backend/launch=launch?a=ECOSIA-KEY&p=iOS")
+        ]
         let mock = try TestSKANMock(configure: {
             $0.strict = true
             $0.routes = aliases
         })
-        let ecosia: [(String, String)] = [("sing", "ECO-1"), ("i", "com.ecosia.ecosiaapp"), ("p", "iOS"), ("n", "__SESSION__"),
-                                          ("skan_current_conversion_value", "0"),
-                                          ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+        let ecosia: [(String, String)] = [
+            ("sing", "ECO-1"), ("i", "com.ecosia.ecosiaapp"), ("p", "iOS"), ("n", "__SESSION__"),
+            ("skan_current_conversion_value", "0"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))
+        ]
         let answer = try mock.get("/v2/attribution/conversion-value", ecosia)
-        #expect(answer.text == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
+        #expect(
+            answer.text
+                == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+        )
         let launch = try mock.get("/backend/launch", [("i", "com.ecosia.ecosiaapp"), ("idfv", "ECO-1")])
         #expect(launch.text == #"{"status":"ok"}"#)
         #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 0)
@@ -184,7 +209,9 @@ struct RealClientEndToEndTests {
             entry["issues"]?.arrayValue?.first { $0["param"] == "a" }?["message"]?.stringValue ?? ""
         }
         #expect(messages.count == 3)
-        #expect(messages[0].contains("--route alias of /api/v2/conversion_value") && messages[0].contains("--route '/v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY'"))
+        #expect(
+            messages[0].contains("--route alias of /api/v2/conversion_value")
+                && messages[0].contains("--route '/v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY'"))
         #expect(messages[1].contains("the snippet's @\"\" is a placeholder"))
         #expect(messages[2].hasPrefix("missing argument: a (the SDK key); a server-to-server request must carry it"))
     }
@@ -194,9 +221,11 @@ struct RealClientEndToEndTests {
     /// and with a finding when no id of any kind came.
     @Test func androidLaunchesAreKeyedByTheirDeviceIds() throws {
         let mock = try TestSKANMock()
-        let form = "a=KEY&p=Android&i=com.example.app&ve=14&aifa=8ecd7512-2864-440c-93f3-a3cabe62525b&asid=ASID-9&andi=f5f6e6a1&install_ref=utm_source%3Dgoogle-play"
-        let posted = try mock.client.request("POST", mock.url("/api/v1/launch"), body: Array(form.utf8),
-                                             headers: ["Content-Type: application/x-www-form-urlencoded"])
+        let form =
+            "a=KEY&p=Android&i=com.example.app&ve=14&aifa=8ecd7512-2864-440c-93f3-a3cabe62525b&asid=ASID-9&andi=f5f6e6a1&install_ref=utm_source%3Dgoogle-play"
+        let posted = try mock.client.request(
+            "POST", mock.url("/api/v1/launch"), body: Array(form.utf8),
+            headers: ["Content-Type: application/x-www-form-urlencoded"])
         #expect(posted.text == #"{"status":"ok"}"#)
         let entry = try #require(try mock.journal("device=8ecd7512-2864-440c-93f3-a3cabe62525b").first)
         #expect(entry["issues"]?.arrayValue?.isEmpty == true)
@@ -211,10 +240,12 @@ struct RealClientEndToEndTests {
         let sdid = "49c2d3a6-326e-4ec5-a16b-0a47e34ed953"
         let identity = [("a", "KEY"), ("p", "iOS"), ("i", "com.example.app"), ("sdid", sdid)]
         #expect(try mock.get("/api/v2/launch", identity).text == "{\"status\":\"ok\"}")
-        #expect(try mock.get("/api/v2/evt", identity).text == "{\"status\":\"error\",\"reason\":\"missing argument: n\"}")
+        #expect(
+            try mock.get("/api/v2/evt", identity).text == "{\"status\":\"error\",\"reason\":\"missing argument: n\"}")
         #expect(try mock.get("/api/v2/evt", identity + [("n", "purchase")]).text == "{\"status\":\"ok\"}")
-        #expect(try mock.get("/api/v2/evt", [("a", "KEY"), ("p", "iOS"), ("i", "x"), ("idfv", "V"), ("n", "e")]).text
-            == "{\"status\":\"error\",\"reason\":\"missing argument: sdid\"}")
+        #expect(
+            try mock.get("/api/v2/evt", [("a", "KEY"), ("p", "iOS"), ("i", "x"), ("idfv", "V"), ("n", "e")]).text
+                == "{\"status\":\"error\",\"reason\":\"missing argument: sdid\"}")
         let entries = try mock.journal("device=\(sdid)")
         #expect(entries.map { $0["endpoint"]?.stringValue } == ["launch2", "event2", "event2"])
         #expect(try mock.admin("/__admin/requests/count?endpoint=event2")["count"] == 3)
@@ -225,8 +256,6 @@ struct RealClientEndToEndTests {
         #expect(try mock.get("/api/v2/evt", identity + [("n", "purchase")]).status == 503)
     }
 }
-
-import SKANMock
 
 enum RouteAliasFixture {
     static let skan4 = RouteAlias(path: "/v2/attribution/conversion-value", endpoint: .skan4)

@@ -1,121 +1,146 @@
 #if SKAN_MOCK_UPSTREAM
-import Foundation
-import SKANDomain
-import SKANMock
-import Testing
+    import Foundation
+    import SKANDomain
+    import SKANMock
+    import Testing
 
-/// Record and replay end to end, with no internet: "production" is a second skan-mock with the
-/// revenue model, a proxy in front of it writes the journal, `skan-mock record` (the executable)
-/// turns that into a replay file, and a server with `--replay` and the default model answers the
-/// recorded sequence as production did and anything else as the model does.
-@Suite("Record and replay over sockets")
-struct RecordReplayTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    /// Record and replay end to end, with no internet: "production" is a second skan-mock with the
+    /// revenue model, a proxy in front of it writes the journal, `skan-mock record` (the executable)
+    /// turns that into a replay file, and a server with `--replay` and the default model answers the
+    /// recorded sequence as production did and anything else as the model does.
+    @Suite("Record and replay over sockets")
+    struct RecordReplayTests {
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A SKAN 4 session of Singular's snippet for `device`, in p0.
-    private func session(_ device: String, value: Int = 0) -> [(String, String)] {
-        [("a", "KEY"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
-         ("skan_current_conversion_value", String(value)), ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
-    }
-
-    /// The recorded sequence: two identical sessions, then a SKAN 3 call.
-    private func sequence(_ mock: TestSKANMock, device: String) throws -> [String] {
-        [try mock.get("/api/v2/conversion_value", session(device)).text,
-         try mock.get("/api/v2/conversion_value", session(device)).text,
-         try mock.get("/api/v1/conversion_value", [("a", "KEY"), ("idfv", device), ("n", "__SESSION__"), ("conversion_value", "0")]).text]
-    }
-
-    /// Runs `skan-mock ARGUMENTS`; its exit status, standard output and standard error.
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, out, err)
-    }
-
-    @Test func aRecordedProxyRunIsAnsweredAsProductionDidAndTheRestByTheModel() throws {
-        let production = try TestSKANMock(configure: { $0.modelPath = Self.root.appendingPathComponent("config/revenue.json").path })
-        let upstream = try UpstreamOptions(baseURL: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
-        let proxy = try TestSKANMock(configure: { $0.upstream = upstream })
-        let recorded = try sequence(proxy, device: "FROZEN")
-        #expect(try proxy.admin("/__admin/requests/wait?device=FROZEN&count=3&timeout_ms=20000")["timed_out"] == false)
-        proxy.server.flushJournalLog()
-
-        let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: replayPath) }
-        let record = try run(["record", proxy.logPath, "--out", replayPath])
-        #expect(record.status == 0, "\(record.error)")
-        #expect(record.output == "3 answers recorded for 1 device, written to \(replayPath)\n")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: replayPath))
-        let file = try ReplayFile.parse(bytes: Array(bytes), source: replayPath)
-        #expect(file.devices.map(\.id) == ["FROZEN"])
-        #expect(file.devices[0].requests.map { $0.key.endpoint } == [.skan4, .skan4, .skan3])
-        // The README's worked example is this recording, for its device QA-1.
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Freezing production: record and replay\n").dropFirst().first)
-        let opened = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-        let sample = try ReplayFile.parse(bytes: Array(try #require(opened.components(separatedBy: "```").first).utf8), source: "README.md")
-        #expect(sample.devices.map(\.id) == ["QA-1"])
-        #expect(sample.devices.first?.requests == file.devices[0].requests)
-
-        let replay = try TestSKANMock(configure: { $0.replayPath = replayPath })
-        // Production's answers, in order, although the default model answers otherwise.
-        #expect(try sequence(replay, device: "FROZEN") == recorded)
-        #expect(recorded[0].contains(#""conversion_value":0"#))
-        let entries = try replay.journal("device=FROZEN")
-        #expect(entries.map { $0["replayed"] } == [true, true, true])
-        #expect(entries.allSatisfy { $0["issues"]?.arrayValue?.isEmpty == true })
-        #expect(entries[0]["model"]?["body"]?.stringValue?.contains(#""conversion_value":1"#) == true)
-        // The device's state follows what was answered: production's 0.
-        #expect(try replay.admin("/__admin/devices/FROZEN")["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
-
-        // A third identical session was not recorded, nor was a new device: the model answers.
-        let third = try replay.get("/api/v2/conversion_value", session("FROZEN"))
-        let fresh = try replay.get("/api/v2/conversion_value", session("NEW"))
-        #expect(fresh.text == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
-        #expect(third.status == 200)
-        for device in ["FROZEN", "NEW"] {
-            let entry = try #require(try replay.journal("device=\(device)").last)
-            #expect(entry["replayed"] == false)
-            #expect(entry["issues"]?[0]?["code"] == "not_recorded")
+        /// A SKAN 4 session of Singular's snippet for `device`, in p0.
+        private func session(_ device: String, value: Int = 0) -> [(String, String)] {
+            [
+                ("a", "KEY"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
+                ("skan_current_conversion_value", String(value)),
+                ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))
+            ]
         }
 
-        // A reset forgets the devices, and their recorded answers start again.
-        _ = try replay.client.request("POST", replay.url("/__admin/reset"))
-        #expect(try sequence(replay, device: "FROZEN") == recorded)
-    }
+        /// The recorded sequence: two identical sessions, then a SKAN 3 call.
+        private func sequence(_ mock: TestSKANMock, device: String) throws -> [String] {
+            [
+                try mock.get("/api/v2/conversion_value", session(device)).text,
+                try mock.get("/api/v2/conversion_value", session(device)).text,
+                try mock.get(
+                    "/api/v1/conversion_value",
+                    [("a", "KEY"), ("idfv", device), ("n", "__SESSION__"), ("conversion_value", "0")]
+                ).text
+            ]
+        }
 
-    @Test func badInputIsOneLineNamingTheFile() throws {
-        // A journal with no upstream answer (a run without --upstream) cannot be recorded.
-        let plain = try TestSKANMock()
-        _ = try plain.get("/api/v2/conversion_value", session("PLAIN"))
-        plain.server.flushJournalLog()
-        let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: replayPath) }
-        let none = try run(["record", plain.logPath, "--out", replayPath])
-        #expect(none.status == 2)
-        #expect(none.error.hasPrefix("skan-mock record: \(plain.logPath): no entry has an upstream answer"))
-        #expect(!FileManager.default.fileExists(atPath: replayPath))
-        let missing = try run(["record", "/nonexistent/run.jsonl", "--out", replayPath])
-        #expect(missing.status == 2)
-        #expect(missing.error == "skan-mock record: cannot read journal /nonexistent/run.jsonl: No such file or directory\n")
+        /// Runs `skan-mock ARGUMENTS`; its exit status, standard output and standard error.
+        private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            let binary = try #require(
+                ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, out, err)
+        }
 
-        // A replay file that does not read stops the start, naming the file, the JSON path and why.
-        try Data(#"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"status":"200","body":""}]}]}"#.utf8)
+        @Test func aRecordedProxyRunIsAnsweredAsProductionDidAndTheRestByTheModel() throws {
+            let production = try TestSKANMock(configure: {
+                $0.modelPath = Self.root.appendingPathComponent("config/revenue.json").path
+            })
+            let upstream = try UpstreamOptions(baseURL: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
+            let proxy = try TestSKANMock(configure: { $0.upstream = upstream })
+            let recorded = try sequence(proxy, device: "FROZEN")
+            #expect(
+                try proxy.admin("/__admin/requests/wait?device=FROZEN&count=3&timeout_ms=20000")["timed_out"] == false)
+            proxy.server.flushJournalLog()
+
+            let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: replayPath) }
+            let record = try run(["record", proxy.logPath, "--out", replayPath])
+            #expect(record.status == 0, "\(record.error)")
+            #expect(record.output == "3 answers recorded for 1 device, written to \(replayPath)\n")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: replayPath))
+            let file = try ReplayFile.parse(bytes: Array(bytes), source: replayPath)
+            #expect(file.devices.map(\.id) == ["FROZEN"])
+            #expect(file.devices[0].requests.map { $0.key.endpoint } == [.skan4, .skan4, .skan3])
+            // The README's worked example is this recording, for its device QA-1.
+            let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+            let section = try #require(
+                readme.components(separatedBy: "### Freezing production: record and replay\n").dropFirst().first)
+            let opened = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
+            let sample = try ReplayFile.parse(
+                bytes: Array(try #require(opened.components(separatedBy: "```").first).utf8), source: "README.md")
+            #expect(sample.devices.map(\.id) == ["QA-1"])
+            #expect(sample.devices.first?.requests == file.devices[0].requests)
+
+            let replay = try TestSKANMock(configure: { $0.replayPath = replayPath })
+            // Production's answers, in order, although the default model answers otherwise.
+            #expect(try sequence(replay, device: "FROZEN") == recorded)
+            #expect(recorded[0].contains(#""conversion_value":0"#))
+            let entries = try replay.journal("device=FROZEN")
+            #expect(entries.map { $0["replayed"] } == [true, true, true])
+            #expect(entries.allSatisfy { $0["issues"]?.arrayValue?.isEmpty == true })
+            #expect(entries[0]["model"]?["body"]?.stringValue?.contains(#""conversion_value":1"#) == true)
+            // The device's state follows what was answered: production's 0.
+            #expect(try replay.admin("/__admin/devices/FROZEN")["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
+
+            // A third identical session was not recorded, nor was a new device: the model answers.
+            let third = try replay.get("/api/v2/conversion_value", session("FROZEN"))
+            let fresh = try replay.get("/api/v2/conversion_value", session("NEW"))
+            #expect(
+                fresh.text
+                    == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+            )
+            #expect(third.status == 200)
+            for device in ["FROZEN", "NEW"] {
+                let entry = try #require(try replay.journal("device=\(device)").last)
+                #expect(entry["replayed"] == false)
+                #expect(entry["issues"]?[0]?["code"] == "not_recorded")
+            }
+
+            // A reset forgets the devices, and their recorded answers start again.
+            _ = try replay.client.request("POST", replay.url("/__admin/reset"))
+            #expect(try sequence(replay, device: "FROZEN") == recorded)
+        }
+
+        @Test func badInputIsOneLineNamingTheFile() throws {
+            // A journal with no upstream answer (a run without --upstream) cannot be recorded.
+            let plain = try TestSKANMock()
+            _ = try plain.get("/api/v2/conversion_value", session("PLAIN"))
+            plain.server.flushJournalLog()
+            let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: replayPath) }
+            let none = try run(["record", plain.logPath, "--out", replayPath])
+            #expect(none.status == 2)
+            #expect(none.error.hasPrefix("skan-mock record: \(plain.logPath): no entry has an upstream answer"))
+            #expect(!FileManager.default.fileExists(atPath: replayPath))
+            let missing = try run(["record", "/nonexistent/run.jsonl", "--out", replayPath])
+            #expect(missing.status == 2)
+            #expect(
+                missing.error
+                    == "skan-mock record: cannot read journal /nonexistent/run.jsonl: No such file or directory\n")
+
+            // A replay file that does not read stops the start, naming the file, the JSON path and why.
+            try Data(
+                #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"status":"200","body":""}]}]}"#
+                    .utf8
+            )
             .write(to: URL(fileURLWithPath: replayPath))
-        let started = try run(["--port", "0", "--replay", replayPath])
-        #expect(started.status == 2)
-        #expect(started.error == "skan-mock: --replay: \(replayPath): $.devices[0].requests[0].status: expected an integer, found string\n")
+            let started = try run(["--port", "0", "--replay", replayPath])
+            #expect(started.status == 2)
+            #expect(
+                started.error
+                    == "skan-mock: --replay: \(replayPath): $.devices[0].requests[0].status: expected an integer, found string\n"
+            )
+        }
     }
-}
 #endif

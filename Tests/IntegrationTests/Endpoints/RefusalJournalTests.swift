@@ -11,21 +11,26 @@ struct RefusalJournalTests {
     @Test func aBodyThatNeverCompletesIsJournaledAs408() throws {
         let mock = try TestSKANMock { $0.limits.bodyTimeoutSeconds = 0.5 }
         let connection = try RawConnection(port: mock.server.port)
-        connection.send("POST /api/v1/evt?a=K&p=iOS&i=com.x&idfv=HALF&n=purchase HTTP/1.1\r\nHost: x\r\n"
-            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 120\r\n\r\nskan_conversion_value=")
+        connection.send(
+            "POST /api/v1/evt?a=K&p=iOS&i=com.x&idfv=HALF&n=purchase HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 120\r\n\r\nskan_conversion_value="
+        )
         let (answer, _) = connection.readToEnd()
         #expect(answer.hasPrefix("HTTP/1.1 408"))
         let entry = try #require(try mock.journal("device=HALF").first)
         #expect(entry["endpoint"] == "event" && entry["method"] == "POST" && entry["path"] == "/api/v1/evt")
         #expect(entry["response"]?["status"] == 408)
         #expect(entry["issues"]?[0]?["code"] == "request_timeout")
-        #expect(entry["issues"]?[0]?["message"]?.stringValue?.contains("its head arrived but not all of its body") == true)
+        #expect(
+            entry["issues"]?[0]?["message"]?.stringValue?.contains("its head arrived but not all of its body") == true)
     }
 
     @Test func oversizedAndMalformedRequestsForAnEndpointAreJournaled() throws {
         let mock = try TestSKANMock()
         let big = try RawConnection(port: mock.server.port)
-        big.send("GET /api/v2/conversion_value?idfv=BIG HTTP/1.1\r\nHost: x\r\nX-Filler: " + String(repeating: "y", count: 20_000) + "\r\n\r\n")
+        big.send(
+            "GET /api/v2/conversion_value?idfv=BIG HTTP/1.1\r\nHost: x\r\nX-Filler: "
+                + String(repeating: "y", count: 20_000) + "\r\n\r\n")
         #expect(big.readToEnd().text.hasPrefix("HTTP/1.1 431"))
         let bad = try RawConnection(port: mock.server.port)
         bad.send("GET /api/v2/conversion_value?idfv=BAD HTTP/1.1\r\nHost x\r\n\r\n")
@@ -46,8 +51,9 @@ struct RefusalJournalTests {
     @Test func aHugeFormFieldIsKeptCut() throws {
         let mock = try TestSKANMock()
         let form = "a=K&p=iOS&i=com.x&idfv=HUGE&n=purchase&receipt=" + String(repeating: "r", count: 1_000_000)
-        let answer = try mock.client.request("POST", mock.url("/api/v1/evt"), body: Array(form.utf8),
-                                             headers: ["Content-Type: application/x-www-form-urlencoded"])
+        let answer = try mock.client.request(
+            "POST", mock.url("/api/v1/evt"), body: Array(form.utf8),
+            headers: ["Content-Type: application/x-www-form-urlencoded"])
         #expect(answer.status == 200)
         let entry = try #require(try mock.journal("device=HUGE").first)
         #expect(entry["params"]?["receipt"]?.stringValue?.count == 4096)

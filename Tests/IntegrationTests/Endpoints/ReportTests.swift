@@ -5,9 +5,11 @@ import Testing
 @Suite("Journal reports: GET /__admin/report and skan-mock report")
 struct ReportTests {
     private func skan4(_ device: String, coarse: String = "0") -> [(String, String)] {
-        [("a", "k"), ("v", "17.0"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
-         ("skan_current_conversion_value", "0"), ("p0_coarse", coarse),
-         ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))]
+        [
+            ("a", "k"), ("v", "17.0"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
+            ("skan_current_conversion_value", "0"), ("p0_coarse", coarse),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))
+        ]
     }
 
     @Test func adminReportSummarisesTheJournal() throws {
@@ -60,10 +62,12 @@ struct ReportTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let model = dir + "/lock.json"
-        try #"{"name":"lock","skan4":{"p0":{"entries":[{"fine":60,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":"medium"}]}}}"#
+        try
+            #"{"name":"lock","skan4":{"p0":{"entries":[{"fine":60,"coarse":"high","lock":true,"when":{"event":{"name":"buy"}}},{"fine":7,"coarse":"low","when":{"event":{"name":"__SESSION__"}}}]},"p1":{"entries":[{"coarse":"medium"}]}}}"#
             .write(toFile: model, atomically: true, encoding: .utf8)
         let other = dir + "/other.json"
-        try #"{"name":"other","skan4":{"p0":{"entries":[{"fine":1,"coarse":"low"}]}}}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        try #"{"name":"other","skan4":{"p0":{"entries":[{"fine":1,"coarse":"low"}]}}}"#.write(
+            toFile: other, atomically: true, encoding: .utf8)
         let mock = try TestSKANMock(configure: { $0.modelPath = model })
         func send(_ event: String) throws {
             var parameters = skan4("PB")
@@ -83,15 +87,23 @@ struct ReportTests {
         #expect(live["devices"]?[0]?["postbacks"]?["skan4"]?[3]?["postbacks"]?[1]?["status"] == "pending")
 
         let journal = dir + "/journal.jsonl"
-        try (try mock.logLines().joined(separator: "\n") + "\n").write(toFile: journal, atomically: true, encoding: .utf8)
+        try (try mock.logLines().joined(separator: "\n") + "\n").write(
+            toFile: journal, atomically: true, encoding: .utf8)
         let junit = dir + "/junit.xml"
         let plain = try run(["report", journal, "--model", model, "--junit", junit])
         #expect(plain.status == 0)
         #expect(plain.output.contains("  postbacks as of 2026-09-18T14:00:00.000Z:"))
-        #expect(plain.output.contains("    p0 locked, sent between 2026-09-16T13:00:00.000Z and 2026-09-17T13:00:00.000Z: tier 0 no value, tier 1 coarse high, tier 2 fine 60, tier 3 fine 60"))
-        #expect(plain.output.contains("    p1 pending (window open until 2026-09-22T12:00:00.000Z): tier 0 not sent, tier 1 coarse medium"))
+        #expect(
+            plain.output.contains(
+                "    p0 locked, sent between 2026-09-16T13:00:00.000Z and 2026-09-17T13:00:00.000Z: tier 0 no value, tier 1 coarse high, tier 2 fine 60, tier 3 fine 60"
+            ))
+        #expect(
+            plain.output.contains(
+                "    p1 pending (window open until 2026-09-22T12:00:00.000Z): tier 0 not sent, tier 1 coarse medium"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testcase classname="skan-mock.postbacks" name="PB">"#) && !xml.contains("value_not_in_model"))
+        #expect(
+            xml.contains(#"<testcase classname="skan-mock.postbacks" name="PB">"#)
+                && !xml.contains("value_not_in_model"))
 
         let strict = try run(["report", journal, "--model", other, "--fail-on-findings", "--junit", junit])
         #expect(strict.status == 1)
@@ -102,7 +114,9 @@ struct ReportTests {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         guard let binary = ProcessLifecycleTests.executable else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build skan-mock first (swift build --build-tests)"])
+            throw CocoaError(
+                .fileNoSuchFile,
+                userInfo: [NSLocalizedDescriptionKey: "build skan-mock first (swift build --build-tests)"])
         }
         process.executableURL = binary
         process.arguments = arguments

@@ -7,8 +7,11 @@ import Testing
 @Suite("Resuming from the journal file")
 struct ResumeTests {
     private func session(_ device: String) -> [(String, String)] {
-        [("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"), ("skan_current_conversion_value", "0"),
-         ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
+        [
+            ("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
+            ("skan_current_conversion_value", "0"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))
+        ]
     }
 
     @Test func aRestartAnswersAsIfThereHadBeenNone() throws {
@@ -54,8 +57,11 @@ struct ResumeTests {
         let dir = NSTemporaryDirectory() + "skan-resume-replay-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recorded = #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#
-        let replay = #"{"version":1,"devices":[{"device":"RR","requests":[{"endpoint":"skan4","state":{"event":"__SESSION__","window":"p0","current_fine":0},"status":200,"body":""# + recorded.replacingOccurrences(of: "\"", with: "\\\"") + #""}]}]}"#
+        let recorded =
+            #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#
+        let replay =
+            #"{"version":1,"devices":[{"device":"RR","requests":[{"endpoint":"skan4","state":{"event":"__SESSION__","window":"p0","current_fine":0},"status":200,"body":""#
+            + recorded.replacingOccurrences(of: "\"", with: "\\\"") + #""}]}]}"#
         try replay.write(toFile: dir + "/replay.json", atomically: true, encoding: .utf8)
         let log = dir + "/run.jsonl"
         do {
@@ -75,6 +81,11 @@ struct ResumeTests {
     }
 
     @Test func resumeNeedsALogFile() {
-        #expect(throws: (any Error).self) { _ = try TestSKANMock { $0.logPath = nil; $0.resume = true } }
+        #expect(throws: (any Error).self) {
+            _ = try TestSKANMock {
+                $0.logPath = nil
+                $0.resume = true
+            }
+        }
     }
 }

@@ -11,13 +11,15 @@ struct SeedFlowTests {
         var current: Int64 = 0  // "make sure the default conversion value is initialised to 0"
         var answers: [String] = []
         for event in ["tutorial_complete", "level_up", "purchase"] {
-            let response = try mock.get("/api/v1/conversion_value", [
-                ("a", "SDK-KEY"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
-                ("idfv", "SEED-003"), ("idfa", ""), ("conversion_value", String(current)),
-                ("total_revenue_by_currency", "{}"),
-                ("first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60)),
-                ("last_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 30)),
-            ])
+            let response = try mock.get(
+                "/api/v1/conversion_value",
+                [
+                    ("a", "SDK-KEY"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+                    ("idfv", "SEED-003"), ("idfa", ""), ("conversion_value", String(current)),
+                    ("total_revenue_by_currency", "{}"),
+                    ("first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60)),
+                    ("last_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 30))
+                ])
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/json")
             answers.append(response.text)
@@ -25,7 +27,8 @@ struct SeedFlowTests {
                 current = value
             }
         }
-        #expect(answers == ["{\"conversion_value\":1,\"status\":\"ok\"}", "{\"conversion_value\":2,\"status\":\"ok\"}", ""])
+        #expect(
+            answers == ["{\"conversion_value\":1,\"status\":\"ok\"}", "{\"conversion_value\":2,\"status\":\"ok\"}", ""])
         #expect(current == 2)
 
         let entries = try mock.journal("endpoint=skan3&device=SEED-003")
@@ -75,8 +78,10 @@ struct SeedFlowTests {
         let revenue = try #require(conversions.last)
         #expect(revenue["params"]?["skan_total_revenue_by_currency"]?.stringValue == "{\"KRW\":15.53}")
         #expect(revenue["skan"]?["total_revenue"]?["KRW"]?.doubleValue == 15.53)
-        #expect(revenue["response"]?["body"]?.stringValue
-            == "{\"status\":\"ok\",\"conversion_value\":10,\"skan_updated_coarse_value\":1,\"skan_updated_lock_window_value\":false}")
+        #expect(
+            revenue["response"]?["body"]?.stringValue
+                == "{\"status\":\"ok\",\"conversion_value\":10,\"skan_updated_coarse_value\":1,\"skan_updated_lock_window_value\":false}"
+        )
 
         #expect(try mock.admin("/__admin/requests/count?endpoint=launch&device=SEED-001")["count"] == 2)
         #expect(try mock.admin("/__admin/requests/count?endpoint=event&event=revenue_event_name")["count"] == 1)
@@ -99,8 +104,10 @@ struct SeedFlowTests {
         #expect(app.fine == 2)
         let last = try #require(try mock.journal("device=WINDOWS").last)
         #expect(last["window"]?.stringValue == "p1")
-        #expect(last["response"]?["body"]?.stringValue
-            == "{\"status\":\"ok\",\"conversion_value\":2,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}")
+        #expect(
+            last["response"]?["body"]?.stringValue
+                == "{\"status\":\"ok\",\"conversion_value\":2,\"skan_updated_coarse_value\":0,\"skan_updated_lock_window_value\":false}"
+        )
         #expect(last["issues"]?.arrayValue?.isEmpty == true)
 
         mock.clock.advance(seconds: 40 * 24 * 3600)

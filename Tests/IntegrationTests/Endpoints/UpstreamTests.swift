@@ -1,206 +1,243 @@
 #if SKAN_MOCK_UPSTREAM
-import Foundation
-import SKANDomain
-import SKANMock
-import SystemPOSIX
-import Testing
+    import Foundation
+    import SKANDomain
+    import SKANMock
+    import SystemPOSIX
+    import Testing
 
-/// `--upstream` end to end, with no internet: the upstream is a second skan-mock with another
-/// model (over plain HTTP, and over HTTPS with its local CA as `--upstream-ca`), a port nothing
-/// listens on, and a socket that accepts and never answers.
-@Suite("Upstream: shadow and proxy")
-struct UpstreamTests {
-    /// A SKAN 4 session of Singular's snippet for `device`, in p0.
-    private func session(_ device: String) -> [(String, String)] {
-        [("a", "KEY"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
-         ("skan_current_conversion_value", "0"), ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))]
-    }
+    /// `--upstream` end to end, with no internet: the upstream is a second skan-mock with another
+    /// model (over plain HTTP, and over HTTPS with its local CA as `--upstream-ca`), a port nothing
+    /// listens on, and a socket that accepts and never answers.
+    @Suite("Upstream: shadow and proxy")
+    struct UpstreamTests {
+        /// A SKAN 4 session of Singular's snippet for `device`, in p0.
+        private func session(_ device: String) -> [(String, String)] {
+            [
+                ("a", "KEY"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device), ("n", "__SESSION__"),
+                ("skan_current_conversion_value", "0"),
+                ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 60))
+            ]
+        }
 
-    private func mock(upstream url: String, mode: UpstreamOptions.Mode = .shadow, timeout: Double = 5, ca: String? = nil) throws -> TestSKANMock {
-        let options = try UpstreamOptions(baseURL: url, mode: mode, timeoutSeconds: timeout, caFile: ca)
-        return try TestSKANMock(configure: { $0.upstream = options })
-    }
+        private func mock(
+            upstream url: String, mode: UpstreamOptions.Mode = .shadow, timeout: Double = 5, ca: String? = nil
+        ) throws -> TestSKANMock {
+            let options = try UpstreamOptions(baseURL: url, mode: mode, timeoutSeconds: timeout, caFile: ca)
+            return try TestSKANMock(configure: { $0.upstream = options })
+        }
 
-    /// Waits (no sleeps) for `count` entries of `device` and returns them.
-    private func entries(_ mock: TestSKANMock, device: String, count: Int = 1) throws -> [JSONValue] {
-        let waited = try mock.admin("/__admin/requests/wait?device=\(device)&count=\(count)&timeout_ms=20000")
-        #expect(waited["timed_out"] == false)
-        return waited["requests"]?.arrayValue ?? []
-    }
+        /// Waits (no sleeps) for `count` entries of `device` and returns them.
+        private func entries(_ mock: TestSKANMock, device: String, count: Int = 1) throws -> [JSONValue] {
+            let waited = try mock.admin("/__admin/requests/wait?device=\(device)&count=\(count)&timeout_ms=20000")
+            #expect(waited["timed_out"] == false)
+            return waited["requests"]?.arrayValue ?? []
+        }
 
-    @Test func equalAnswersGiveNoFindingAndTheUpstreamIsJournaled() throws {
-        let production = try TestSKANMock()
-        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
-        let answer = try mock.get("/api/v2/conversion_value", session("SAME"))
-        #expect(answer.text == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
-        let entry = try #require(try entries(mock, device: "SAME").first)
-        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
-        #expect(entry["upstream"]?["status"] == 200)
-        #expect(entry["upstream"]?["body"]?.stringValue == answer.text)
-        #expect((entry["upstream"]?["duration_us"]?.intValue ?? -1) >= 0)
-        // The upstream got the request as the client sent it, on Singular's path.
-        let forwarded = try #require(try production.journal("device=SAME").first)
-        #expect(forwarded["path"] == "/api/v2/conversion_value")
-        #expect(forwarded["params"]?["skan_first_call_to_skadnetwork_timestamp"] == .string(String(TestSKANMock.start - 60)))
-        #expect(try mock.admin("/__admin/coverage")["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 1])
-    }
+        @Test func equalAnswersGiveNoFindingAndTheUpstreamIsJournaled() throws {
+            let production = try TestSKANMock()
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+            let answer = try mock.get("/api/v2/conversion_value", session("SAME"))
+            #expect(
+                answer.text
+                    == #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+            )
+            let entry = try #require(try entries(mock, device: "SAME").first)
+            #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+            #expect(entry["upstream"]?["status"] == 200)
+            #expect(entry["upstream"]?["body"]?.stringValue == answer.text)
+            #expect((entry["upstream"]?["duration_us"]?.intValue ?? -1) >= 0)
+            // The upstream got the request as the client sent it, on Singular's path.
+            let forwarded = try #require(try production.journal("device=SAME").first)
+            #expect(forwarded["path"] == "/api/v2/conversion_value")
+            #expect(
+                forwarded["params"]?["skan_first_call_to_skadnetwork_timestamp"]
+                    == .string(String(TestSKANMock.start - 60)))
+            #expect(try mock.admin("/__admin/coverage")["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 1])
+        }
 
-    /// Many requests in a row reuse the client's handles and connections: every one compared.
-    @Test func manyRequestsAreAllCompared() throws {
-        let production = try TestSKANMock()
-        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
-        for n in 1...80 { #expect(try mock.get("/api/v1/conversion_value", [("idfv", "MANY"), ("conversion_value", String(n % 3))]).status == 200) }
-        let entries = try entries(mock, device: "MANY", count: 80)
-        #expect(entries.count == 80)
-        #expect(entries.allSatisfy { $0["upstream"]?["status"] == 200 })
-        #expect(try production.admin("/__admin/requests/count?device=MANY")["count"] == 80)
-    }
+        /// Many requests in a row reuse the client's handles and connections: every one compared.
+        @Test func manyRequestsAreAllCompared() throws {
+            let production = try TestSKANMock()
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+            for n in 1...80 {
+                #expect(
+                    try mock.get("/api/v1/conversion_value", [("idfv", "MANY"), ("conversion_value", String(n % 3))])
+                        .status == 200)
+            }
+            let entries = try entries(mock, device: "MANY", count: 80)
+            #expect(entries.count == 80)
+            #expect(entries.allSatisfy { $0["upstream"]?["status"] == 200 })
+            #expect(try production.admin("/__admin/requests/count?device=MANY")["count"] == 80)
+        }
 
-    @Test func aDifferentAnswerIsAFindingThatSaysBothValues() throws {
-        let production = try TestSKANMock(configure: {
-            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
-        })
-        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
-        #expect(try mock.get("/api/v2/conversion_value", session("DIFF")).status == 200)
-        let entry = try #require(try entries(mock, device: "DIFF").first)
-        let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "differs_from_upstream" })
-        #expect(finding["message"]?.stringValue == "the model answered ok, value 1, coarse 0, lock false where the upstream answered ok, value 0, coarse 0, lock false")
-        #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 1)
-        // The coverage counts the answer under the entry that gave it, as not matched.
-        let coverage = try mock.admin("/__admin/coverage")
-        #expect(coverage["upstream"] == ["compared": 1, "matched": 0])
-        #expect(coverage["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 0])
-    }
+        @Test func aDifferentAnswerIsAFindingThatSaysBothValues() throws {
+            let production = try TestSKANMock(configure: {
+                $0.modelPath =
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                        "config/revenue.json"
+                    ).path
+            })
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+            #expect(try mock.get("/api/v2/conversion_value", session("DIFF")).status == 200)
+            let entry = try #require(try entries(mock, device: "DIFF").first)
+            let finding = try #require(entry["issues"]?.arrayValue?.first { $0["code"] == "differs_from_upstream" })
+            #expect(
+                finding["message"]?.stringValue
+                    == "the model answered ok, value 1, coarse 0, lock false where the upstream answered ok, value 0, coarse 0, lock false"
+            )
+            #expect(try mock.admin("/__admin/requests/count?has_issues=true")["count"] == 1)
+            // The coverage counts the answer under the entry that gave it, as not matched.
+            let coverage = try mock.admin("/__admin/coverage")
+            #expect(coverage["upstream"] == ["compared": 1, "matched": 0])
+            #expect(coverage["entries"]?[0]?["upstream"] == ["compared": 1, "matched": 0])
+        }
 
-    @Test func anUnreachableUpstreamLeavesTheClientsAnswerAlone() throws {
-        // A port that was just free: nothing listens there.
-        let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
-        let port = System.localPort(listener)
-        System.close(listener)
-        let mock = try mock(upstream: "http://127.0.0.1:\(port)")
-        let answer = try mock.get("/api/v2/conversion_value", session("DOWN"))
-        #expect(answer.text.hasPrefix(#"{"status":"ok","conversion_value":1"#))
-        let entry = try #require(try entries(mock, device: "DOWN").first)
-        #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
-        #expect(entry["upstream"]?["error"] == "unreachable")
-    }
+        @Test func anUnreachableUpstreamLeavesTheClientsAnswerAlone() throws {
+            // A port that was just free: nothing listens there.
+            let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
+            let port = System.localPort(listener)
+            System.close(listener)
+            let mock = try mock(upstream: "http://127.0.0.1:\(port)")
+            let answer = try mock.get("/api/v2/conversion_value", session("DOWN"))
+            #expect(answer.text.hasPrefix(#"{"status":"ok","conversion_value":1"#))
+            let entry = try #require(try entries(mock, device: "DOWN").first)
+            #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
+            #expect(entry["upstream"]?["error"] == "unreachable")
+        }
 
-    /// An upstream that accepts and never answers: the client is answered at once, the entry
-    /// waits for the timeout and says so.
-    @Test func aSilentUpstreamTimesOutWithoutDelayingTheClient() throws {
-        let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
-        defer { System.close(silent) }
-        let mock = try mock(upstream: "http://127.0.0.1:\(System.localPort(silent))", timeout: 1)
-        let answer = try mock.get("/api/v2/conversion_value", session("SLOW"))
-        #expect(answer.status == 200)
-        // Answered while the upstream is still being waited for: the entry is not there yet.
-        #expect(try mock.admin("/__admin/requests/count?device=SLOW")["count"] == 0)
-        let entry = try #require(try entries(mock, device: "SLOW").first)
-        #expect(entry["issues"]?[0]?["code"] == "upstream_timeout")
-        #expect(entry["upstream"]?["error"] == "timeout")
-    }
+        /// An upstream that accepts and never answers: the client is answered at once, the entry
+        /// waits for the timeout and says so.
+        @Test func aSilentUpstreamTimesOutWithoutDelayingTheClient() throws {
+            let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+            defer { System.close(silent) }
+            let mock = try mock(upstream: "http://127.0.0.1:\(System.localPort(silent))", timeout: 1)
+            let answer = try mock.get("/api/v2/conversion_value", session("SLOW"))
+            #expect(answer.status == 200)
+            // Answered while the upstream is still being waited for: the entry is not there yet.
+            #expect(try mock.admin("/__admin/requests/count?device=SLOW")["count"] == 0)
+            let entry = try #require(try entries(mock, device: "SLOW").first)
+            #expect(entry["issues"]?[0]?["code"] == "upstream_timeout")
+            #expect(entry["upstream"]?["error"] == "timeout")
+        }
 
-    @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
-        let production = try TestSKANMock(configure: {
-            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
-        })
-        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
-        let answer = try mock.get("/api/v2/conversion_value", session("PROXY"))
-        #expect(answer.text == #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#)
-        let entry = try #require(try entries(mock, device: "PROXY").first)
-        #expect(entry["response"]?["body"]?.stringValue == answer.text)
-        #expect(entry["model"]?["body"]?.stringValue?.contains(#""conversion_value":1"#) == true)
-        #expect(entry["issues"]?[0]?["code"] == "differs_from_upstream")
-        // The device's state holds what the client got: production's 0, not the model's 1.
-        let device = try mock.admin("/__admin/devices/PROXY")
-        #expect(device["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
-    }
+        @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
+            let production = try TestSKANMock(configure: {
+                $0.modelPath =
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                        "config/revenue.json"
+                    ).path
+            })
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
+            let answer = try mock.get("/api/v2/conversion_value", session("PROXY"))
+            #expect(
+                answer.text
+                    == #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#
+            )
+            let entry = try #require(try entries(mock, device: "PROXY").first)
+            #expect(entry["response"]?["body"]?.stringValue == answer.text)
+            #expect(entry["model"]?["body"]?.stringValue?.contains(#""conversion_value":1"#) == true)
+            #expect(entry["issues"]?[0]?["code"] == "differs_from_upstream")
+            // The device's state holds what the client got: production's 0, not the model's 1.
+            let device = try mock.admin("/__admin/devices/PROXY")
+            #expect(device["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
+        }
 
-    @Test func proxyAnswers502InSingularsShapeWhenTheUpstreamIsDown() throws {
-        let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
-        let port = System.localPort(listener)
-        System.close(listener)
-        let mock = try mock(upstream: "http://127.0.0.1:\(port)", mode: .proxy)
-        let answer = try mock.get("/api/v2/conversion_value", session("GONE"))
-        #expect(answer.status == 502)
-        let body = try JSONParser.parse(answer.body)
-        #expect(body["status"] == "error")
-        #expect(body["reason"]?.stringValue?.hasPrefix("skan-mock could not get the upstream's answer") == true)
-        let entry = try #require(try entries(mock, device: "GONE").first)
-        #expect(entry["response"]?["status"] == 502)
-        #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
-        // Nothing was answered by the model, so the device has no state from it.
-        #expect(try mock.client.get(mock.url("/__admin/devices/GONE")).status == 404)
-    }
+        @Test func proxyAnswers502InSingularsShapeWhenTheUpstreamIsDown() throws {
+            let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
+            let port = System.localPort(listener)
+            System.close(listener)
+            let mock = try mock(upstream: "http://127.0.0.1:\(port)", mode: .proxy)
+            let answer = try mock.get("/api/v2/conversion_value", session("GONE"))
+            #expect(answer.status == 502)
+            let body = try JSONParser.parse(answer.body)
+            #expect(body["status"] == "error")
+            #expect(body["reason"]?.stringValue?.hasPrefix("skan-mock could not get the upstream's answer") == true)
+            let entry = try #require(try entries(mock, device: "GONE").first)
+            #expect(entry["response"]?["status"] == 502)
+            #expect(entry["issues"]?[0]?["code"] == "upstream_unreachable")
+            // Nothing was answered by the model, so the device has no state from it.
+            #expect(try mock.client.get(mock.url("/__admin/devices/GONE")).status == 404)
+        }
 
-    #if SKAN_MOCK_TLS
-    /// An HTTPS upstream verified against the CA given with `--upstream-ca`, and refused without it.
-    @Test func anHTTPSUpstreamIsVerifiedAgainstTheGivenCA() throws {
-        let folder = NSTemporaryDirectory() + "skan-upstream-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let production = try TestSKANMock(configure: { $0.https = HTTPSOptions(port: 0, stateDirectory: folder) })
-        let url = "https://127.0.0.1:\(try #require(production.server.httpsPort))"
-        let trusting = try mock(upstream: url, ca: folder + "/ca.pem")
-        #expect(try trusting.get("/api/v2/conversion_value", session("TLS")).status == 200)
-        let entry = try #require(try entries(trusting, device: "TLS").first)
-        #expect(entry["upstream"]?["status"] == 200)
-        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
-        #expect(try production.journal("device=TLS").first?["tls"]?.stringValue?.hasPrefix("TLSv1.") == true)
+        #if SKAN_MOCK_TLS
+            /// An HTTPS upstream verified against the CA given with `--upstream-ca`, and refused without it.
+            @Test func anHTTPSUpstreamIsVerifiedAgainstTheGivenCA() throws {
+                let folder = NSTemporaryDirectory() + "skan-upstream-\(UUID().uuidString)"
+                defer { try? FileManager.default.removeItem(atPath: folder) }
+                let production = try TestSKANMock(configure: {
+                    $0.https = HTTPSOptions(port: 0, stateDirectory: folder)
+                })
+                let url = "https://127.0.0.1:\(try #require(production.server.httpsPort))"
+                let trusting = try mock(upstream: url, ca: folder + "/ca.pem")
+                #expect(try trusting.get("/api/v2/conversion_value", session("TLS")).status == 200)
+                let entry = try #require(try entries(trusting, device: "TLS").first)
+                #expect(entry["upstream"]?["status"] == 200)
+                #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+                #expect(try production.journal("device=TLS").first?["tls"]?.stringValue?.hasPrefix("TLSv1.") == true)
 
-        // The system's store does not know skan-mock's local CA: the certificate is refused.
-        let strict = try mock(upstream: url)
-        _ = try strict.get("/api/v2/conversion_value", session("TLS-2"))
-        let refused = try #require(try entries(strict, device: "TLS-2").first)
-        #expect(refused["issues"]?[0]?["code"] == "upstream_unreachable")
-    }
-    #endif
+                // The system's store does not know skan-mock's local CA: the certificate is refused.
+                let strict = try mock(upstream: url)
+                _ = try strict.get("/api/v2/conversion_value", session("TLS-2"))
+                let refused = try #require(try entries(strict, device: "TLS-2").first)
+                #expect(refused["issues"]?[0]?["code"] == "upstream_unreachable")
+            }
+        #endif
 
-    /// The report says how the run compared, and `skan-mock compare` says the same of the log file,
-    /// failing CI with --fail-on-differences.
-    @Test func theReportAndTheCompareCommandSumUpTheRun() throws {
-        let production = try TestSKANMock(configure: {
-            $0.modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
-        })
-        let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
-        _ = try mock.get("/api/v2/conversion_value", session("R-1"))
-        _ = try mock.get("/api/v1/conversion_value", [("idfv", "R-1"), ("conversion_value", "0")])
-        _ = try mock.get("/api/v1/launch", [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "R-1")])
-        _ = try entries(mock, device: "R-1", count: 3)
-        let upstream = try #require(try mock.admin("/__admin/report")["upstream"])
-        #expect(upstream["compared"] == 3)
-        #expect(upstream["matched"] == 1)
-        #expect(upstream["differed"] == 2)
-        #expect(upstream["examples"]?[0]?["kind"] == "differs_from_upstream")
-        mock.server.flushJournalLog()
+        /// The report says how the run compared, and `skan-mock compare` says the same of the log file,
+        /// failing CI with --fail-on-differences.
+        @Test func theReportAndTheCompareCommandSumUpTheRun() throws {
+            let production = try TestSKANMock(configure: {
+                $0.modelPath =
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                        "config/revenue.json"
+                    ).path
+            })
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)")
+            _ = try mock.get("/api/v2/conversion_value", session("R-1"))
+            _ = try mock.get("/api/v1/conversion_value", [("idfv", "R-1"), ("conversion_value", "0")])
+            _ = try mock.get("/api/v1/launch", [("a", "K"), ("p", "iOS"), ("i", "com.x"), ("idfv", "R-1")])
+            _ = try entries(mock, device: "R-1", count: 3)
+            let upstream = try #require(try mock.admin("/__admin/report")["upstream"])
+            #expect(upstream["compared"] == 3)
+            #expect(upstream["matched"] == 1)
+            #expect(upstream["differed"] == 2)
+            #expect(upstream["examples"]?[0]?["kind"] == "differs_from_upstream")
+            mock.server.flushJournalLog()
 
-        let binary = try #require(ProcessLifecycleTests.executable)
-        for (arguments, status) in [([String](), Int32(0)), (["--fail-on-differences"], Int32(1))] {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["compare", mock.logPath] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == status)
-            #expect(text.hasPrefix("3 answers compared with the upstream: 1 matched, 2 differed, 0 without an upstream answer"))
-            #expect(text.contains("skan4 p0: 1 compared, 0 matched, 1 differed"))
-            #expect(text.contains("launch -: 1 compared, 1 matched, 0 differed"))
+            let binary = try #require(ProcessLifecycleTests.executable)
+            for (arguments, status) in [([String](), Int32(0)), (["--fail-on-differences"], Int32(1))] {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = ["compare", mock.logPath] + arguments
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == status)
+                #expect(
+                    text.hasPrefix(
+                        "3 answers compared with the upstream: 1 matched, 2 differed, 0 without an upstream answer"))
+                #expect(text.contains("skan4 p0: 1 compared, 0 matched, 1 differed"))
+                #expect(text.contains("launch -: 1 compared, 1 matched, 0 differed"))
+            }
+        }
+
+        @Test func badUpstreamOptionsAreRefused() {
+            #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "sdk-api-v1.singular.net") }
+            #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host/api/v2") }
+            #expect(throws: UpstreamOptions.ParseError.self) {
+                try UpstreamOptions(baseURL: "https://host", timeoutSeconds: 0)
+            }
+            #expect((try? UpstreamOptions(baseURL: "https://host:8443/"))?.baseURL == "https://host:8443")
+            #expect(throws: SKANMockServer.StartupError.self) {
+                _ = try TestSKANMock(configure: {
+                    $0.upstream = try? UpstreamOptions(baseURL: "https://host", caFile: "/nonexistent/ca.pem")
+                })
+            }
         }
     }
-
-    @Test func badUpstreamOptionsAreRefused() {
-        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "sdk-api-v1.singular.net") }
-        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host/api/v2") }
-        #expect(throws: UpstreamOptions.ParseError.self) { try UpstreamOptions(baseURL: "https://host", timeoutSeconds: 0) }
-        #expect((try? UpstreamOptions(baseURL: "https://host:8443/"))?.baseURL == "https://host:8443")
-        #expect(throws: SKANMockServer.StartupError.self) {
-            _ = try TestSKANMock(configure: { $0.upstream = try? UpstreamOptions(baseURL: "https://host", caFile: "/nonexistent/ca.pem") })
-        }
-    }
-}
 #endif

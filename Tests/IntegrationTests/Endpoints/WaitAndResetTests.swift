@@ -53,7 +53,9 @@ struct WaitAndResetTests {
         let mock = try TestSKANMock()
         let port = mock.server.port
         let waiters = (0..<20).map { n in
-            Task { try await offPool("http://127.0.0.1:\(port)/__admin/requests/wait?device=M\(n % 4)&timeout_ms=20000") }
+            Task {
+                try await offPool("http://127.0.0.1:\(port)/__admin/requests/wait?device=M\(n % 4)&timeout_ms=20000")
+            }
         }
         try await Task.sleep(for: .milliseconds(200))
         for n in 0..<4 { _ = try mock.get("/api/v1/conversion_value", session("M\(n)")) }
@@ -89,15 +91,20 @@ struct WaitAndResetTests {
         let mock = try TestSKANMock { $0.clockOffsetSeconds = 60 }
         let plain = try mock.client.request("POST", mock.url("/__admin/reset"), body: [])
         #expect(try JSONValue.parse(plain) == ["status": "ok", "reset": ["journal", "devices", "faults"]])
-        let revenue = try [UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("config/revenue.json")))
+        let revenue = try [UInt8](
+            Data(
+                contentsOf: URL(fileURLWithPath: #filePath)
+                    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("config/revenue.json")))
         #expect(try mock.client.request("PUT", mock.url("/__admin/model"), body: revenue).status == 200)
-        #expect(try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s": 1000}"#.utf8)).status == 200)
+        #expect(
+            try mock.client.request("PUT", mock.url("/__admin/clock"), body: Array(#"{"advance_s": 1000}"#.utf8)).status
+                == 200)
         _ = try mock.client.request("POST", mock.url("/__admin/reset"), body: [])
         #expect(try mock.admin("/__admin/model")["name"] != "singular-testing")
         let all = try mock.client.request("POST", mock.url("/__admin/reset?scope=all"), body: [])
-        #expect(try JSONValue.parse(all) == ["status": "ok", "reset": ["journal", "devices", "faults", "model", "clock"]])
+        #expect(
+            try JSONValue.parse(all) == ["status": "ok", "reset": ["journal", "devices", "faults", "model", "clock"]])
         #expect(try mock.admin("/__admin/model")["name"] == "singular-testing")
         #expect(try mock.admin("/__admin/clock")["offset_s"] == 60)
         let bad = try mock.client.request("POST", mock.url("/__admin/reset?scope=everything"), body: [])

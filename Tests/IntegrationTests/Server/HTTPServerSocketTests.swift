@@ -1,7 +1,8 @@
 import Dispatch
-import Testing
-@testable import HTTPCore
 import SystemPOSIX
+import Testing
+
+@testable import HTTPCore
 
 /// A router with one route per behaviour the server must get right.
 private func testRouter() -> HTTPRouter {
@@ -73,7 +74,8 @@ struct HTTPServerSocketTests {
     @Test func answersExpectContinueSoLargeUploadsDoNotWait() throws {
         let server = try TestHTTPServer(responder: testRouter())
         let body = [UInt8](repeating: 7, count: 100_000)
-        let response = try CurlClient().request("POST", server.url("/echo"), body: body, headers: ["Expect: 100-continue"])
+        let response = try CurlClient().request(
+            "POST", server.url("/echo"), body: body, headers: ["Expect: 100-continue"])
         #expect(response.body == body)
     }
 
@@ -92,8 +94,9 @@ struct HTTPServerSocketTests {
     @Test func answersPipelinedRequestsInOrder() throws {
         let server = try TestHTTPServer(responder: testRouter())
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /items/one HTTP/1.1\r\nHost: x\r\n\r\n"
-            + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nlast")
+        connection.send(
+            "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /items/one HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nlast")
         let responses = connection.readResponses(3)
         #expect(responses.count == 3)
         #expect(responses.first?.hasSuffix("{\"slow\":true}") == true)
@@ -121,7 +124,7 @@ struct HTTPServerSocketTests {
         ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400),
         ("GET /" + String(repeating: "u", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414),
         ("GET /hello HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "h", count: 17_000) + "\r\n\r\n", 431),
-        ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413),
+        ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413)
     ]
 
     @Test(arguments: badInputs)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPCore
 
 /// Streamed answers (`HTTPResponseWriter.stream`) over real sockets: bytes written before and
@@ -20,7 +21,7 @@ struct HTTPStreamTests {
             var head = HTTPResponse()
             head.headers.set("Content-Type", "text/event-stream")
             let stream = writer.stream(head)
-            stream.write(Array("first\n".utf8))   // may come before the connection took the stream
+            stream.write(Array("first\n".utf8))  // may come before the connection took the stream
             stream.onClose { streams.closed.add(1, ordering: .relaxed) }
             streams.open.withLock { $0.append(stream) }
         }

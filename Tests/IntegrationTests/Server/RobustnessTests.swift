@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
-import Testing
-@testable import HTTPCore
 import SystemPOSIX
+import Testing
+
+@testable import HTTPCore
 
 /// Hostile and heavy clients, each bounded in count and time: the server keeps serving the others.
 @Suite("Server robustness")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPCore
 
 /// The HTTPS path of the connection without OpenSSL: a toy wire protocol (a one-byte hello, then
@@ -59,7 +60,9 @@ struct WireSecurityTests {
     @Test func requestsAndAnswersGoThroughTheSession() throws {
         let test = try server()
         let client = try RawConnection(port: test.port)
-        client.send([0x16] + xor("GET /who HTTP/1.1\r\nHost: x\r\n\r\nGET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        client.send(
+            [0x16]
+                + xor("GET /who HTTP/1.1\r\nHost: x\r\n\r\nGET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
         let (raw, closed) = client.readToEnd()
         let bytes = Array(raw.utf8)
         #expect(bytes.first == 0x16)
@@ -88,7 +91,9 @@ struct WireSecurityTests {
         trickler.send([0x16])
         let other = try RawConnection(port: test.port)
         other.send([0x16] + xor("GET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-        #expect(String(decoding: Array(other.readToEnd().text.utf8).dropFirst().map { $0 ^ 0x5A }, as: UTF8.self).contains("tls=TOYv1"))
+        #expect(
+            String(decoding: Array(other.readToEnd().text.utf8).dropFirst().map { $0 ^ 0x5A }, as: UTF8.self).contains(
+                "tls=TOYv1"))
         for _ in 0..<4 {
             trickler.send(xor("G"))
             usleep(400_000)

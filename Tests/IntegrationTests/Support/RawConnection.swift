@@ -96,7 +96,8 @@ final class RawConnection: Sendable {
         let terminator: [UInt8] = [13, 10, 13, 10]
         while let headEnd = firstIndex(of: terminator, in: bytes, from: start) {
             let head = String(decoding: bytes[start..<headEnd], as: UTF8.self)
-            let length = head.split(separator: "\r\n")
+            let length =
+                head.split(separator: "\r\n")
                 .first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: " ")) } ?? 0
             let end = headEnd + 4 + length

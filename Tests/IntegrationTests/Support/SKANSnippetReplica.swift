@@ -109,8 +109,10 @@ final class SKANSnippetReplica {
 
     /// `prepareQueryParams:eventName:`
     func query(_ event: String) -> [(String, String)] {
-        [("a", "API_KEY"), ("v", "17.4"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
-         ("idfv", idfv), ("idfa", "IDFA")] + skanDetails()
+        [
+            ("a", "API_KEY"), ("v", "17.4"), ("i", "com.example.app"), ("app_v", "1.0"), ("n", event), ("p", "iOS"),
+            ("idfv", idfv), ("idfa", "IDFA")
+        ] + skanDetails()
     }
 
     var currentWindow: Int? {

@@ -4,9 +4,12 @@
 final class TestHTTPServer {
     let server: HTTPServer
 
-    init(limits: HTTPLimits = HTTPLimits(), responder: any HTTPResponder, security: (any HTTPWireSecurity)? = nil) throws {
+    init(limits: HTTPLimits = HTTPLimits(), responder: any HTTPResponder, security: (any HTTPWireSecurity)? = nil)
+        throws
+    {
         TestDescriptorLimit.ensure()
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: limits, security: security), responder: responder)
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, limits: limits, security: security), responder: responder)
         try server.start()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+
 @testable import SKANMock
 
 /// A whole skan-mock, started in process on 127.0.0.1 and a free port, with a hand-moved clock and
@@ -34,7 +35,9 @@ final class TestSKANMock {
     func url(_ path: String) -> String { "http://127.0.0.1:\(server.port)\(path)" }
 
     /// GET `path` with `parameters` percent-encoded into the query, as NSURLComponents would.
-    func get(_ path: String, _ parameters: [(String, String)], using client: CurlClient? = nil) throws -> CurlClient.Response {
+    func get(_ path: String, _ parameters: [(String, String)], using client: CurlClient? = nil) throws
+        -> CurlClient.Response
+    {
         try (client ?? self.client).get(url(path + "?" + Self.query(parameters)))
     }
 

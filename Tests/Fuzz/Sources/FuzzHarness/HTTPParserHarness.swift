@@ -84,7 +84,8 @@ public enum HTTPParserHarness {
             for split in splits {
                 let other = parse(bytes, limits: limits, pieces: split)
                 if other.requests != whole.requests || (other.error == nil) != (whole.error == nil) {
-                    fail("""
+                    fail(
+                        """
                         split \(split.prefix(16)) changes the result:
                           whole: \(whole.requests) error=\(whole.error.map(String.init(describing:)) ?? "none")
                           split: \(other.requests) error=\(other.error.map(String.init(describing:)) ?? "none")
@@ -96,12 +97,12 @@ public enum HTTPParserHarness {
 
     /// Piece sizes (1...16) drawn from a hash of the input, so they are fixed for a given input.
     static func pieces(for bytes: [UInt8]) -> [Int] {
-        var state: UInt64 = 0xcbf29ce484222325
-        for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100000001b3 }
+        var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
         var sizes: [Int] = []
         var total = 0
         while total < bytes.count {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let size = Int((state >> 33) % 16) + 1
             sizes.append(size)
             total += size
@@ -112,7 +113,9 @@ public enum HTTPParserHarness {
     static func check(_ request: HTTPRequest, limits: HTTPLimits, bytes: [UInt8]) {
         let method = Array(request.method.rawValue.utf8)
         if method.isEmpty || !method.allSatisfy(isToken) { fail("accepted method \(request.method)", bytes) }
-        if !(request.target.hasPrefix("/") || request.target == "*") { fail("accepted target \(request.target)", bytes) }
+        if !(request.target.hasPrefix("/") || request.target == "*") {
+            fail("accepted target \(request.target)", bytes)
+        }
         if request.target.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) {
             fail("control, space or non-ASCII byte in target \(request.target)", bytes)
         }
@@ -124,7 +127,9 @@ public enum HTTPParserHarness {
             if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
                 fail("control character in accepted value of \(name)", bytes)
             }
-            if let first = value.utf8.first, first == 0x20 || first == 0x09 { fail("untrimmed value of \(name)", bytes) }
+            if let first = value.utf8.first, first == 0x20 || first == 0x09 {
+                fail("untrimmed value of \(name)", bytes)
+            }
             if let last = value.utf8.last, last == 0x20 || last == 0x09 { fail("untrimmed value of \(name)", bytes) }
         }
         let lengths = request.headers.values(for: "Content-Length")
@@ -134,7 +139,9 @@ public enum HTTPParserHarness {
     }
 
     static func checkSticky(_ parser: inout HTTPRequestParser, _ error: HTTPParseError, bytes: [UInt8]) {
-        parser.append([0x47, 0x45, 0x54, 0x20, 0x2F, 0x20, 0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E, 0x30, 0x0D, 0x0A, 0x0D, 0x0A])
+        parser.append([
+            0x47, 0x45, 0x54, 0x20, 0x2F, 0x20, 0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E, 0x30, 0x0D, 0x0A, 0x0D, 0x0A
+        ])
         do {
             if let request = try parser.next() { fail("parser returned \(Parsed(request)) after \(error)", bytes) }
             fail("parser returned nil after \(error)", bytes)
@@ -146,7 +153,7 @@ public enum HTTPParserHarness {
     static func isToken(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)

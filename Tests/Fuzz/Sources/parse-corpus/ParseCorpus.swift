@@ -3,9 +3,9 @@ import HTTPCore
 import SKANDomain
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `parse-corpus FILE...` parses each file as the bytes a client sent on one connection and prints one
@@ -40,7 +40,9 @@ struct ParseCorpus {
                 "{\"method\":\(json($0.method)),\"target\":\(json($0.target)),\"body\":\(json(String(decoding: $0.body, as: UTF8.self)))}"
             }
             let reason = result.error.map { json($0.reason) } ?? "null"
-            print("{\"file\":\(json(path)),\"status\":\(status),\"reason\":\(reason),\"requests\":[\(requests.joined(separator: ","))],\"leftover\":\(result.leftover)}")
+            print(
+                "{\"file\":\(json(path)),\"status\":\(status),\"reason\":\(reason),\"requests\":[\(requests.joined(separator: ","))],\"leftover\":\(result.leftover)}"
+            )
         }
     }
 
