@@ -9,67 +9,17 @@
     extension System {
         // MARK: - Sockets
 
-        /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
-        /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
-        public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
-            var hints = addrinfo()
-            hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = SOCK_STREAM
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, String(port), &hints, &list)
-            guard status == 0, let first = list else {
-                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
-            }
-            defer { freeaddrinfo(list) }
+        /// `SOCK_STREAM` as `addrinfo` wants it.
+        static let streamSocketType = SOCK_STREAM
 
-            var lastError = SystemError(code: EADDRNOTAVAIL, function: "bind")
-            var candidate: UnsafeMutablePointer<addrinfo>? = first
-            while let info = candidate {
-                candidate = info.pointee.ai_next
-                let fd = Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-                guard fd >= 0 else {
-                    lastError = SystemError(code: errno, function: "socket")
-                    continue
-                }
-                addFlags(fd, status: O_NONBLOCK, descriptor: FD_CLOEXEC)
-                setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-                if Darwin.bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
-                    lastError = SystemError(code: errno, function: "bind")
-                } else if Darwin.listen(fd, backlog) != 0 {
-                    lastError = SystemError(code: errno, function: "listen")
-                } else {
-                    return fd
-                }
-                _ = Darwin.close(fd)
-            }
-            throw lastError
-        }
-
-        /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
-        public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = SOCK_STREAM
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, String(port), &hints, &list)
-            guard status == 0, let info = list else {
-                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
-            }
-            defer { freeaddrinfo(list) }
-            let fd = try syscallValue("socket") {
-                Darwin.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            }
-            addFlags(fd, descriptor: FD_CLOEXEC)
+        /// A stream socket for `info`, then close-on-exec, SIGPIPE-free (macOS has no
+        /// `MSG_NOSIGNAL`) and non-blocking when asked, by `fcntl` and `setsockopt` (macOS has no
+        /// `SOCK_CLOEXEC`); -1 with `errno` set on failure.
+        static func openSocket(_ info: addrinfo, nonBlocking: Bool) -> Int32 {
+            let fd = Darwin.socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+            guard fd >= 0 else { return fd }
+            addFlags(fd, status: nonBlocking ? O_NONBLOCK : 0, descriptor: FD_CLOEXEC)
             setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
-            var interval = timeval(tv_sec: Int(timeout), tv_usec: Int32((timeout - timeout.rounded(.down)) * 1e6))
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            guard Darwin.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-                let error = SystemError(code: errno, function: "connect")
-                _ = Darwin.close(fd)
-                throw error
-            }
             return fd
         }
 

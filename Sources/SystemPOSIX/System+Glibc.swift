@@ -9,65 +9,14 @@
     extension System {
         // MARK: - Sockets
 
-        /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
-        /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
-        public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
-            var hints = addrinfo()
-            hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, String(port), &hints, &list)
-            guard status == 0, let first = list else {
-                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
-            }
-            defer { freeaddrinfo(list) }
+        /// `SOCK_STREAM` as `addrinfo` wants it (an enum on glibc).
+        static let streamSocketType = Int32(SOCK_STREAM.rawValue)
 
-            var lastError = SystemError(code: EADDRNOTAVAIL, function: "bind")
-            var candidate: UnsafeMutablePointer<addrinfo>? = first
-            while let info = candidate {
-                candidate = info.pointee.ai_next
-                let type = info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                let fd = Glibc.socket(info.pointee.ai_family, type, info.pointee.ai_protocol)
-                guard fd >= 0 else {
-                    lastError = SystemError(code: errno, function: "socket")
-                    continue
-                }
-                setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-                if Glibc.bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
-                    lastError = SystemError(code: errno, function: "bind")
-                } else if Glibc.listen(fd, backlog) != 0 {
-                    lastError = SystemError(code: errno, function: "listen")
-                } else {
-                    return fd
-                }
-                _ = Glibc.close(fd)
-            }
-            throw lastError
-        }
-
-        /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
-        public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var list: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(host, String(port), &hints, &list)
-            guard status == 0, let info = list else {
-                throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
-            }
-            defer { freeaddrinfo(list) }
-            let type = info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
-            let fd = try syscallValue("socket") { Glibc.socket(info.pointee.ai_family, type, info.pointee.ai_protocol) }
-            var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            guard Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-                let error = SystemError(code: errno, function: "connect")
-                _ = Glibc.close(fd)
-                throw error
-            }
-            return fd
+        /// A stream socket for `info`, close-on-exec (and non-blocking when asked) in the one call
+        /// Linux allows; -1 with `errno` set on failure.
+        static func openSocket(_ info: addrinfo, nonBlocking: Bool) -> Int32 {
+            let flags = Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+            return Glibc.socket(info.ai_family, info.ai_socktype | flags, info.ai_protocol)
         }
 
         /// The next pending connection, non-blocking and close-on-exec in one call (`accept4`), with

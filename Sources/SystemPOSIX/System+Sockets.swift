@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// Listening and connecting, written once: glibc and Darwin spell getaddrinfo, bind, listen and
+// connect alike. What differs, making the socket itself (flags in one call on Linux, `fcntl` and
+// SO_NOSIGPIPE after it on macOS), is `System.openSocket` in each platform's file.
+
+extension System {
+    /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
+    /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
+    public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
+        let list = try resolve(host: host, port: port, passive: true)
+        defer { freeaddrinfo(list) }
+        var lastError = SystemError(code: EADDRNOTAVAIL, function: "bind")
+        var candidate: UnsafeMutablePointer<addrinfo>? = list
+        while let info = candidate {
+            candidate = info.pointee.ai_next
+            let fd = openSocket(info.pointee, nonBlocking: true)
+            guard fd >= 0 else {
+                lastError = SystemError(code: errno, function: "socket")
+                continue
+            }
+            setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            guard let error = bindAndListen(fd, info.pointee, backlog: backlog) else { return fd }
+            lastError = error
+            close(fd)
+        }
+        throw lastError
+    }
+
+    /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
+    public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
+        let list = try resolve(host: host, port: port, passive: false)
+        defer { freeaddrinfo(list) }
+        let info = list.pointee
+        let fd = try syscallValue("socket") { openSocket(info, nonBlocking: false) }
+        var interval = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1e6))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        if let error = connectSocket(fd, info) {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// The addresses of `host:port` for a stream socket (free them with `freeaddrinfo`).
+    private static func resolve(host: String, port: Int, passive: Bool) throws(SystemError)
+        -> UnsafeMutablePointer<addrinfo>
+    {
+        var hints = addrinfo()
+        hints.ai_flags = passive ? AI_PASSIVE | AI_NUMERICSERV : 0
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamSocketType
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw SystemError(code: status, function: "getaddrinfo", domain: .addressInfo)
+        }
+        return first
+    }
+}
+
+// Outside `System`, where `bind`, `listen` and `connect` are the C library's, not System's own.
+
+private func bindAndListen(_ fd: Int32, _ info: addrinfo, backlog: Int32) -> SystemError? {
+    if bind(fd, info.ai_addr, info.ai_addrlen) != 0 { return SystemError(code: errno, function: "bind") }
+    if listen(fd, backlog) != 0 { return SystemError(code: errno, function: "listen") }
+    return nil
+}
+
+private func connectSocket(_ fd: Int32, _ info: addrinfo) -> SystemError? {
+    connect(fd, info.ai_addr, info.ai_addrlen) == 0 ? nil : SystemError(code: errno, function: "connect")
+}
