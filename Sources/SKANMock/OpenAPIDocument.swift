@@ -608,7 +608,7 @@ components:
                   - {type: integer, minimum: 0}
                   - {type: string, const: default}
     UpstreamMatches:
-      description: With --upstream, present once the upstream answered such a request: how many answers it gave, and how many were the model's.
+      description: "With --upstream, present once the upstream answered such a request: how many answers it gave, and how many were the model's."
       type: object
       required: [compared, matched]
       properties:
