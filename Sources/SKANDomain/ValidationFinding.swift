@@ -61,6 +61,9 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case upstreamUnreachable = "upstream_unreachable"
     /// `--upstream`: the upstream did not answer within `--upstream-timeout`.
     case upstreamTimeout = "upstream_timeout"
+    /// `--upstream` shadow: not sent, because as many requests as skan-mock keeps were already
+    /// waiting for a slower upstream (the client still got the model's answer at once).
+    case upstreamSkipped = "upstream_skipped"
     /// `--replay`: the replay file has no answer (left) for this device and request state, so the
     /// model answered it.
     case notRecorded = "not_recorded"

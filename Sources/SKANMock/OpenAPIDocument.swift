@@ -565,7 +565,7 @@ components:
           additionalProperties: {type: string}
         upstream:
           type: object
-          description: 'With --upstream: the upstream''s answer ({status, body, duration_us}) or why there was none ({error: timeout|unreachable, reason, duration_us}).'
+          description: 'With --upstream: the upstream''s answer ({status, body, duration_us}) or why there was none ({error: timeout|unreachable|not_sent, reason, duration_us}).'
         model:
           type: object
           description: 'With --upstream-mode proxy, or an answer replayed with --replay: what the model would have answered ({status, body}).'
@@ -711,7 +711,7 @@ components:
                   device: {type: [string, 'null']}
                   endpoint: {type: string}
                   window: {type: string}
-                  kind: {type: string, enum: [differs_from_upstream, upstream_timeout, upstream_unreachable]}
+                  kind: {type: string, enum: [differs_from_upstream, upstream_timeout, upstream_unreachable, upstream_skipped]}
                   message: {type: string}
                   model: {type: string}
                   upstream: {type: string}

@@ -6,6 +6,9 @@ import Synchronization
 /// requests in flight on one thread of its own, connections kept alive and reused, HTTPS verified
 /// against the system's trust store (or one CA file), every request bounded by its timeout. The
 /// caller is never blocked: `send` queues the request and its completion runs on a dispatch queue.
+/// At most `maxInFlight` transfers run at once (each a connection, kept alive), and at most
+/// `maxWaiting` wait for one: past that a request is not sent (`.notSent`), so an upstream slower
+/// than the traffic costs a bounded queue, not memory and CPU without end.
 /// Why libcurl: the test suites already link it, it is on every Mac and Linux, and it brings
 /// certificate verification, keep-alive and HTTP/1.1 framing that the server's own code would
 /// otherwise have to grow a second time for the client side.
@@ -14,13 +17,42 @@ public final class UpstreamClient: Sendable {
     private let multi: CurlMulti
     private let caFile: String?
     private let loopQueue = DispatchQueue(label: "upstream.curl")
-    private let completionQueue = DispatchQueue(label: "upstream.completions", attributes: .concurrent)
+    /// Serial: completions journal and count under shared locks; many threads at once would
+    /// only contend for them (and spin), taking the cores from the event loops.
+    private let completionQueue = DispatchQueue(label: "upstream.completions")
+    public let maxInFlight: Int
+    public let maxWaiting: Int
 
     /// Requests waiting for the loop, and whether it should stop: shared by `send` and the loop.
     private final class RequestQueue: Sendable {
         struct State {
+            /// Waiting requests, oldest first from `head` (taken without moving the rest).
             var pending: [(UpstreamRequest, @Sendable (UpstreamResult) -> Void)] = []
+            var head = 0
             var stopping = false
+            /// The loop is about to wait, or waiting, in `curl_multi_poll`: a new request must wake
+            /// it. While it runs it takes what came at its next turn, so under load one wake-up
+            /// serves many requests instead of a system call and a thread switch each.
+            var loopAsleep = false
+
+            var waiting: Int { pending.count - head }
+
+            /// Takes up to `count` of the oldest waiting requests.
+            mutating func take(_ count: Int) -> [(UpstreamRequest, @Sendable (UpstreamResult) -> Void)] {
+                let end = head + Swift.min(count, waiting)
+                // A copy of just these, before `pending` changes: a slice kept alive across the
+                // change below would make it copy every waiting request.
+                let taken = Array(pending[head..<end])
+                head = end
+                if head == pending.count {
+                    pending.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head > 1024 && head * 2 > pending.count {
+                    pending.removeFirst(head)
+                    head = 0
+                }
+                return taken
+            }
         }
 
         let state = Mutex(State())
@@ -29,30 +61,45 @@ public final class UpstreamClient: Sendable {
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// `caFile` (PEM) replaces the system's trust store for HTTPS upstreams when given.
-    public init(caFile: String? = nil) {
+    public init(caFile: String? = nil, maxInFlight: Int = 64, maxWaiting: Int = 4096) {
         Self.globalInit
         self.caFile = caFile
+        self.maxInFlight = max(1, maxInFlight)
+        self.maxWaiting = max(0, maxWaiting)
         multi = CurlMulti()
         let multi = self.multi
         let queue = self.queue
         let completions = completionQueue
-        loopQueue.async { multi.run(queue: queue, caFile: caFile, completions: completions) }
+        let limit = self.maxInFlight
+        loopQueue.async { multi.run(queue: queue, caFile: caFile, maxInFlight: limit, completions: completions) }
     }
 
-    /// Queues `request`; `completion` gets the answer, a timeout or the reason it could not be sent.
+    /// Queues `request`; `completion` gets the answer, a timeout or the reason it was not sent, on
+    /// another queue; when the queue is full, at once on the caller's thread (`.notSent`).
     public func send(_ request: UpstreamRequest, completion: @escaping @Sendable (UpstreamResult) -> Void) {
-        let accepted = queue.state.withLock { state -> Bool in
-            guard !state.stopping else { return false }
-            state.pending.append((request, completion))
-            return true
+        enum Verdict {
+            case queued(wake: Bool)
+            case stopped
+            case full(Int)
         }
-        guard accepted else {
+        let verdict = queue.state.withLock { state -> Verdict in
+            guard !state.stopping else { return .stopped }
+            guard state.waiting < maxWaiting else { return .full(state.waiting) }
+            state.pending.append((request, completion))
+            defer { state.loopAsleep = false }
+            return .queued(wake: state.loopAsleep)
+        }
+        switch verdict {
+        case .queued(let wake):
+            if wake { multi.wakeUp() }
+        case .stopped:
             completionQueue.async {
                 completion(.unreachable(reason: "the upstream client is stopped", durationMicros: 0))
             }
-            return
+        case .full(let waiting):
+            // At once, on the caller's thread: a request that goes nowhere costs no thread switch.
+            completion(.notSent(waiting: waiting))
         }
-        multi.wakeUp()
     }
 
     /// Lets transfers in flight end (each is bounded by its timeout), then stops the loop.
@@ -81,11 +128,11 @@ public final class UpstreamClient: Sendable {
             _ = curl_multi_wakeup(handle)
         }
 
-        func run(queue: RequestQueue, caFile: String?, completions: DispatchQueue) {
+        func run(queue: RequestQueue, caFile: String?, maxInFlight: Int, completions: DispatchQueue) {
             while true {
+                let room = maxInFlight - transfers.count
                 let (new, stopping) = queue.state.withLock { state in
-                    defer { state.pending.removeAll() }
-                    return (state.pending, state.stopping)
+                    (state.take(room), state.stopping)
                 }
                 for (request, completion) in new {
                     let transfer = Transfer(
@@ -113,7 +160,15 @@ public final class UpstreamClient: Sendable {
                     }
                     completions.async { transfer.completion(result) }
                 }
-                curl_multi_poll(handle, nil, 0, 1000, nil)
+                // Waits in the poll unless there are requests it can start now; a new request wakes
+                // it only if it could start (at `maxInFlight`, a transfer ending wakes it anyway).
+                let idle = queue.state.withLock { state -> Bool in
+                    let full = transfers.count >= maxInFlight
+                    let idle = state.waiting == 0 || full
+                    state.loopAsleep = idle && !full
+                    return idle
+                }
+                if idle { curl_multi_poll(handle, nil, 0, 1000, nil) } else { curl_multi_poll(handle, nil, 0, 0, nil) }
             }
             for easy in spare { curl_easy_cleanup(easy) }
             spare.removeAll()

@@ -26,10 +26,14 @@ public enum UpstreamResult: Sendable, Equatable {
     case timeout(durationMicros: Int64)
     /// No answer at all (refused, reset, name or certificate failure), with libcurl's reason.
     case unreachable(reason: String, durationMicros: Int64)
+    /// Not sent: as many requests as the client keeps were already waiting (an upstream slower
+    /// than the traffic must not make the server hold an ever longer queue).
+    case notSent(waiting: Int)
 
     public var durationMicros: Int64 {
         switch self {
         case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros): micros
+        case .notSent: 0
         }
     }
 }

@@ -28,10 +28,19 @@ final class Upstream: Sendable {
                 ])
             case .failed(let code, let reason, let micros):
                 .object([
-                    JSONMember("error", .string(code == .upstreamTimeout ? "timeout" : "unreachable")),
+                    JSONMember("error", .string(Upstream.errorName(code))),
                     JSONMember("reason", .string(reason)), JSONMember("duration_us", .int(micros))
                 ])
             }
+        }
+    }
+
+    /// The journal's `upstream.error` for a failure.
+    static func errorName(_ code: FindingCode) -> String {
+        switch code {
+        case .upstreamTimeout: "timeout"
+        case .upstreamSkipped: "not_sent"
+        default: "unreachable"
         }
     }
 
@@ -50,7 +59,8 @@ final class Upstream: Sendable {
                 }
             }
             self.options = options
-            client = UpstreamClient(caFile: options.caFile)
+            client = UpstreamClient(
+                caFile: options.caFile, maxInFlight: options.maxInFlight, maxWaiting: options.maxWaiting)
         }
     #else
         init(_ options: UpstreamOptions) throws(SKANMockServer.StartupError) {
@@ -72,7 +82,8 @@ final class Upstream: Sendable {
         return options.baseURL + endpoint.path + (query.isEmpty ? "" : "?" + query)
     }
 
-    /// Sends `request` on; `completion` runs on another queue, never the caller's.
+    /// Sends `request` on; `completion` runs on another queue, or at once on the caller's thread
+    /// when the request is not sent (`upstream_skipped`: too many already wait for the upstream).
     func forward(
         _ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter],
         completion: @escaping @Sendable (Reply) -> Void
@@ -97,6 +108,13 @@ final class Upstream: Sendable {
                         .failed(
                             .upstreamUnreachable, reason: "the upstream could not be reached: \(reason)",
                             durationMicros: micros))
+                case .notSent(let waiting):
+                    completion(
+                        .failed(
+                            .upstreamSkipped,
+                            reason:
+                                "not sent to the upstream: \(waiting) requests were already waiting for it (it answers slower than requests arrive)",
+                            durationMicros: 0))
                 }
             }
         #endif

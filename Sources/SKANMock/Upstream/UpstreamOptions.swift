@@ -12,6 +12,10 @@ public struct UpstreamOptions: Sendable, Equatable {
     public var timeoutSeconds: Double
     /// A CA certificate (PEM) to trust for the upstream instead of the system's store.
     public var caFile: String?
+    /// Requests sent to the upstream at once, and how many more may wait: past that a shadowed
+    /// request is not sent (`upstream_skipped`), so a slow upstream costs a bounded queue.
+    public var maxInFlight = 64
+    public var maxWaiting = 4096
 
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String

@@ -11,7 +11,7 @@ public struct UpstreamReport: Sendable, Equatable {
         public var window: String
         public var matched = 0
         public var differed = 0
-        /// No answer from the upstream (timeout or unreachable).
+        /// No answer from the upstream (timeout, unreachable, or not sent).
         public var failed = 0
 
         public var compared: Int { matched + differed + failed }
@@ -23,7 +23,7 @@ public struct UpstreamReport: Sendable, Equatable {
         public var device: String?
         public var endpoint: String
         public var window: String
-        /// `differs_from_upstream`, `upstream_timeout` or `upstream_unreachable`.
+        /// `differs_from_upstream`, `upstream_timeout`, `upstream_unreachable` or `upstream_skipped`.
         public var kind: String
         public var model: String
         public var upstream: String
@@ -32,7 +32,9 @@ public struct UpstreamReport: Sendable, Equatable {
 
     /// Examples kept per kind.
     public static let examplesPerKind = 3
-    static let kinds: Set<String> = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"]
+    static let kinds: Set<String> = [
+        "differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped"
+    ]
 
     public var groups: [Group] = []
     public var examples: [Example] = []
@@ -112,7 +114,7 @@ public struct UpstreamReport: Sendable, Equatable {
                 "\(group.endpoint) \(group.window): \(group.compared) compared, \(group.matched) matched, \(group.differed) differed, \(group.failed) without an upstream answer"
             )
         }
-        for kind in ["differs_from_upstream", "upstream_timeout", "upstream_unreachable"] {
+        for kind in ["differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped"] {
             let shown = examples.filter { $0.kind == kind }
             guard !shown.isEmpty else { continue }
             lines.append("\(kind):")

@@ -121,6 +121,31 @@
             #expect(entry["upstream"]?["error"] == "timeout")
         }
 
+        /// An upstream slower than the traffic: past the requests in flight and the queue, a
+        /// shadowed request is not sent, journaled at once with `upstream_skipped`; memory stays bounded.
+        @Test func aFullQueueSkipsTheUpstreamInsteadOfGrowing() throws {
+            let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+            defer { System.close(silent) }
+            var options = try UpstreamOptions(
+                baseURL: "http://127.0.0.1:\(System.localPort(silent))", timeoutSeconds: 2)
+            options.maxInFlight = 1
+            options.maxWaiting = 1
+            let mock = try TestSKANMock(configure: { $0.upstream = options })
+            for _ in 1...4 { #expect(try mock.get("/api/v2/conversion_value", session("FULL")).status == 200) }
+            // Two were taken (one sent, one waiting); the other two are journaled at once.
+            let skipped = try mock.admin("/__admin/requests/wait?device=FULL&count=2&timeout_ms=1500")
+            #expect(skipped["timed_out"] == false)
+            for entry in skipped["requests"]?.arrayValue ?? [] {
+                #expect(entry["issues"]?[0]?["code"] == "upstream_skipped")
+                #expect(entry["upstream"]?["error"] == "not_sent")
+            }
+            // The two taken time out in turn, and are journaled as such.
+            let all = try mock.admin("/__admin/requests/wait?device=FULL&count=4&timeout_ms=10000")
+            let codes = (all["requests"]?.arrayValue ?? []).compactMap { $0["issues"]?[0]?["code"]?.stringValue }
+                .sorted()
+            #expect(codes == ["upstream_skipped", "upstream_skipped", "upstream_timeout", "upstream_timeout"])
+        }
+
         @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
             let production = try TestSKANMock(configure: {
                 $0.modelPath =
