@@ -135,42 +135,8 @@ BODY=$($TOOLS get "$SKAN_PORT" "$V2")
 case "$BODY" in *'"conversion_value"'*) ;; *) echo "unexpected v2 answer: $BODY" >&2; exit 1 ;; esac
 $TOOLS get "$SKAN_PORT" "$V1" >/dev/null
 
-NGINX_PORT=$($TOOLS port)
-mkdir -p "$TMP/nginx"
-NGINX_BODY=${BODY//\\/\\\\}
-NGINX_BODY=${NGINX_BODY//\'/\\\'}
-cat >"$TMP/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-master_process off;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location / {
-            default_type application/json;
-            return 200 '$NGINX_BODY';
-        }
-    }
-}
-EOF
-"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log" 2>"$TMP/nginx/stderr" &
-NGINX_PID=$!
-PIDS+=("$NGINX_PID")
-for _ in $(seq 1 200); do
-    $TOOLS get "$NGINX_PORT" /x >/dev/null 2>&1 && break
-    sleep 0.02
-done
-[ "$($TOOLS get "$NGINX_PORT" /x)" = "$BODY" ] || { cat "$TMP/nginx/stderr" "$TMP/nginx/error.log" >&2; echo "nginx did not start" >&2; exit 1; }
+source "$ROOT/Benchmarks/nginx.sh"
+start_nginx "$BODY"
 
 log "wrk -t1 -c$CONNECTIONS -d${DURATION}s per case (after ${WARMUP}s of warm-up)"
 run_wrk nginx "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"

@@ -53,35 +53,8 @@ P0=$($TOOLS v2-p0-query)
 
 # nginx answering what the model answers (the same body: every comparison matches).
 BODY=$($TOOLS get "$ALONE" "$P0")
-NGINX_PORT=$($TOOLS port)
-mkdir -p "$TMP/nginx"
-NGINX_BODY=${BODY//\\/\\\\}
-NGINX_BODY=${NGINX_BODY//\'/\\\'}
-cat >"$TMP/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-master_process off;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location / { default_type application/json; return 200 '$NGINX_BODY'; }
-    }
-}
-EOF
-"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log" 2>"$TMP/nginx/stderr" &
-PIDS+=("$!")
-for _ in $(seq 1 200); do $TOOLS get "$NGINX_PORT" /x >/dev/null 2>&1 && break; sleep 0.02; done
-[ "$($TOOLS get "$NGINX_PORT" "$P0")" = "$BODY" ] || { cat "$TMP/nginx/stderr" >&2; echo "nginx did not start" >&2; exit 1; }
+source "$ROOT/Benchmarks/nginx.sh"
+start_nginx "$BODY"
 start shadow-nginx --log "$TMP/shadow-nginx.jsonl" --upstream "http://127.0.0.1:$NGINX_PORT"; SHADOW_NGINX=$PORT
 
 measure() {  # name port

@@ -65,51 +65,7 @@
             _ = Glibc.shutdown(fd, Int32(SHUT_WR))
         }
 
-        // MARK: - Descriptors
-
-        public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) throws(SystemError)
-            -> IOResult<Int>
-        {
-            try syscall("read") { Glibc.read(fd, buffer, count) }
-        }
-
-        public static func write(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<
-            Int
-        > {
-            try syscall("write") { Glibc.write(fd, bytes, count) }
-        }
-
-        /// Processors online: how many event loops keep every core busy.
-        public static func processorCount() -> Int {
-            Swift.max(1, Int(Glibc.sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        }
-
-        /// Closes `fd`. Not retried on EINTR: on Linux the descriptor is gone whatever `close` says.
-        public static func close(_ fd: Int32) {
-            _ = Glibc.close(fd)
-        }
-
         // MARK: - Files
-
-        static func openForReading(_ path: String) throws(SystemError) -> Int32 {
-            try syscallValue("open") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
-        }
-
-        /// Opens `path` for writing from the start, creating it (mode 0644) or emptying it.
-        static func openForReplacing(_ path: String) throws(SystemError) -> Int32 {
-            try syscallValue("open") { Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        }
-
-        /// Opens `path` for appending, creating it (mode 0644) if needed.
-        public static func openForAppending(_ path: String) throws(SystemError) -> Int32 {
-            try syscallValue("open") { Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
-        }
-
-        /// Whether `fd` is a regular file (not a pipe, terminal or socket).
-        public static func isRegularFile(_ fd: Int32) -> Bool {
-            var status = stat()
-            return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        }
 
         /// Device, inode, size and modification time of `path`, or nil when it cannot be `stat`ed.
         public static func fileSignature(_ path: String) -> FileSignature? {
