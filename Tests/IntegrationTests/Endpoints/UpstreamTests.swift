@@ -132,18 +132,20 @@
             options.maxWaiting = 1
             let mock = try TestSKANMock(configure: { $0.upstream = options })
             for _ in 1...4 { #expect(try mock.get("/api/v2/conversion_value", session("FULL")).status == 200) }
-            // Two were taken (one sent, one waiting); the other two are journaled at once.
+            // At most two were taken (one sent, one waiting; one fewer when the client's thread had
+            // not yet taken the first when the second came); the others are journaled at once.
             let skipped = try mock.admin("/__admin/requests/wait?device=FULL&count=2&timeout_ms=1500")
             #expect(skipped["timed_out"] == false)
             for entry in skipped["requests"]?.arrayValue ?? [] {
                 #expect(entry["issues"]?[0]?["code"] == "upstream_skipped")
                 #expect(entry["upstream"]?["error"] == "not_sent")
             }
-            // The two taken time out in turn, and are journaled as such.
+            // The ones taken time out in turn, and are journaled as such.
             let all = try mock.admin("/__admin/requests/wait?device=FULL&count=4&timeout_ms=10000")
             let codes = (all["requests"]?.arrayValue ?? []).compactMap { $0["issues"]?[0]?["code"]?.stringValue }
-                .sorted()
-            #expect(codes == ["upstream_skipped", "upstream_skipped", "upstream_timeout", "upstream_timeout"])
+            let notSent = codes.filter { $0 == "upstream_skipped" }.count
+            #expect(codes.count == 4 && (2...3).contains(notSent))
+            #expect(codes.filter { $0 == "upstream_timeout" }.count == 4 - notSent)
         }
 
         @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
