@@ -11,18 +11,8 @@ enum JournalDeviceState {
         let service = ConversionService(model: model, clock: ManualClock(milliseconds: 0), deviceCapacity: 1_000_000)
         var now: Int64 = 0
         for json in entries {
-            guard let time = json["time"]?.stringValue.flatMap(RFC3339.parse) else { continue }
-            now = max(now, time)
-            guard let name = json["endpoint"]?.stringValue, let endpoint = SKANEndpoint(name: name),
-                endpoint != .unmatched,
-                let status = json["response"]?["status"]?.intValue, status == 200,
-                let body = json["response"]?["body"]?.stringValue,
-                let received = AppliedAnswer(status: Int(status), body: Array(body.utf8))
-            else { continue }
-            let request = SKANRequest(
-                method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
-                remote: json["remote"]?.stringValue ?? "", parameters: JournalEntry.parameters(of: json))
-            _ = service.handle(endpoint, request, commit: true, adopting: received, at: time)
+            if let time = json["time"]?.stringValue.flatMap(RFC3339.parse) { now = max(now, time) }
+            _ = JournalResume.answerAgain(json, into: service, adopting: .received)
         }
         return (service, now)
     }

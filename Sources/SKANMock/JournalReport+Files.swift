@@ -11,8 +11,9 @@ extension JournalReport {
         } catch {
             throw ReportFileError(description: "cannot read journal \(error.description)")
         }
-        var report = JournalReport(jsonLines: bytes)
-        let entries = bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONParser.parse(Array($0)) }
+        let (entries, unreadable) = JournalReport.entries(jsonLines: bytes)
+        var report = JournalReport(entries: entries)
+        report.unreadableLines = unreadable
         let (service, now) = JournalDeviceState.rebuild(entries, model: model ?? .builtIn)
         report.attachPostbacks(model: model, now: now) { service.device($0) }
         return report

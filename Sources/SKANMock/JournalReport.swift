@@ -79,22 +79,30 @@ public struct JournalReport: Sendable, Equatable {
     /// A JSON Lines journal (the `--log` file): one entry per non-empty line; a line that is not a
     /// JSON object is listed in `unreadableLines`, never fatal.
     public init(jsonLines bytes: [UInt8]) {
-        self.init()
-        var index: [String: Int] = [:]
+        let (entries, unreadable) = Self.entries(jsonLines: bytes)
+        self.init(entries: entries)
+        unreadableLines = unreadable
+    }
+
+    /// The entries of a JSON Lines journal, and the lines that are not one.
+    static func entries(jsonLines bytes: [UInt8]) -> (entries: [JSONValue], unreadable: [UnreadableLine]) {
+        var entries: [JSONValue] = []
+        var unreadable: [UnreadableLine] = []
         for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             do {
                 let entry = try JSONParser.parse(Array(trimmed))
                 guard entry.objectValue != nil else {
-                    unreadableLines.append(UnreadableLine(line: n + 1, reason: "not a JSON object"))
+                    unreadable.append(UnreadableLine(line: n + 1, reason: "not a JSON object"))
                     continue
                 }
-                add(entry, &index)
+                entries.append(entry)
             } catch {
-                unreadableLines.append(UnreadableLine(line: n + 1, reason: "not JSON: \(error.description)"))
+                unreadable.append(UnreadableLine(line: n + 1, reason: "not JSON: \(error.description)"))
             }
         }
+        return (entries, unreadable)
     }
 
     /// Journal entries as the journal holds them (the admin route).

@@ -51,27 +51,44 @@ struct JournalResume {
         var replayed = 0
         for entry in entries {
             let json = entry.json
-            guard let endpoint = entry.endpoint, endpoint != .unmatched,
-                json["fault"] == nil || json["fault"] == .null,
-                json["response"]?["status"] == 200,
-                let time = json["time"]?.stringValue.flatMap(RFC3339.parse)
-            else { continue }
-            // A proxied or replayed answer (the entry keeps the model's beside it): the client acted
-            // on the answer it got, so that is what the device keeps, as it did the first time.
-            var adopted: AppliedAnswer?
-            if json["model"] != nil {
-                guard let body = json["response"]?["body"]?.stringValue,
-                    let received = AppliedAnswer(status: 200, body: Array(body.utf8))
-                else { continue }
-                adopted = received
+            guard json["fault"] == nil || json["fault"] == .null else { continue }
+            // A proxied or replayed answer (the entry keeps the model's beside it) is adopted; the
+            // model's own is worked out again, as it was the first time.
+            if Self.answerAgain(json, into: service, adopting: json["model"] != nil ? .received : .model) != nil {
+                replayed += 1
             }
-            let parameters = JournalEntry.parameters(of: json)
-            let request = SKANRequest(
-                method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
-                remote: json["remote"]?.stringValue ?? "", parameters: parameters)
-            _ = service.handle(endpoint, request, commit: true, adopting: adopted, at: time)
-            replayed += 1
         }
         return replayed
+    }
+
+    /// Which answer a request answered again leaves on its device.
+    enum Adoption {
+        /// The model's, worked out again.
+        case model
+        /// The one the journal says the client received.
+        case received
+    }
+
+    /// Answers one journaled request again at its own time, so its device's state is as it was
+    /// after it; returns that time, or nil for an entry that left no state (not a SKAN endpoint, not
+    /// a 200, or, adopting, an answer the client could not use). Shared by `--resume` and the
+    /// report's rebuild (`JournalDeviceState`).
+    static func answerAgain(_ json: JSONValue, into service: ConversionService, adopting: Adoption) -> Int64? {
+        guard let name = json["endpoint"]?.stringValue, let endpoint = SKANEndpoint(name: name), endpoint != .unmatched,
+            json["response"]?["status"] == 200,
+            let time = json["time"]?.stringValue.flatMap(RFC3339.parse)
+        else { return nil }
+        var adopted: AppliedAnswer?
+        if adopting == .received {
+            guard let body = json["response"]?["body"]?.stringValue,
+                let received = AppliedAnswer(status: 200, body: Array(body.utf8))
+            else { return nil }
+            adopted = received
+        }
+        let request = SKANRequest(
+            method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
+            remote: json["remote"]?.stringValue ?? "", parameters: JournalEntry.parameters(of: json))
+        _ = service.handle(endpoint, request, commit: true, adopting: adopted, at: time)
+        return time
     }
 }

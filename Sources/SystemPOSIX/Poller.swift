@@ -1,5 +1,5 @@
-/// What a platform's readiness interface must do, written once per platform (`EpollBackend` in
-/// `System+Glibc.swift`, `KqueueBackend` in `System+Darwin.swift`), as swift-nio's
+/// What a platform's readiness interface must do, written once per platform (`EpollBackend` for
+/// Linux, `KqueueBackend` for macOS, each in its platform's file), as swift-nio's
 /// `SelectorGeneric` stands on `SelectorEpoll` and `SelectorKqueue`.
 protocol PollerBackend {
     /// A new poller descriptor, close-on-exec.
