@@ -160,6 +160,8 @@ a { color: var(--accent); }
 .lanes .point { fill: var(--accent); stroke: #fff; stroke-width: 1.5; cursor: pointer; }
 .lanes .point:hover, .lanes .point:focus { r: 8; outline: none; stroke: var(--fg); stroke-width: 2; }
 .lanes .point.issues { fill: var(--bad); }
+.lanes .point.no-value { fill: #fff; stroke: var(--accent); stroke-width: 2; }
+.lanes .point.no-value.issues { stroke: var(--bad); }
 .lanes .lock { stroke: var(--bad); stroke-width: 2; }
 .lanes .lock-label { font: 600 12px sans-serif; fill: var(--bad); }
 .lanes .now { stroke: var(--fg); stroke-width: 1; stroke-dasharray: 6 3; }
@@ -519,12 +521,16 @@ function timeline(entries, postbacks, info) {
   chart.append(svg("text", { x: Math.min(nx + 4, right - 70), y: PLOT.coarseTop - 6, class: "now-label" }, "now, " + dayText(now)));
 
   // Each request a point, its value told on hover and on keyboard focus; Enter or a click opens it.
+  // A request answered with no value stands hollow on the line, at the value the device still has.
+  let held = 0;
   for (const a of answered) {
+    const answeredValue = a.body.conversion_value !== undefined;
+    if (answeredValue) held = a.body.conversion_value;
     const label = "#" + a.entry.id + " " + dayText(a.at) + " (" + (a.entry.window || "no window") + "): " +
       (a.entry.event || a.entry.endpoint || "") + " → " + answerText(a.entry) +
       ((a.entry.issues || []).length ? " · " + a.entry.issues.length + " finding(s)" : "");
-    const point = svg("circle", { cx: x(a.at), cy: fineY(a.body.conversion_value ?? 0), r: 6, tabindex: 0, "aria-label": label,
-                                  class: "point" + ((a.entry.issues || []).length ? " issues" : "") });
+    const point = svg("circle", { cx: x(a.at), cy: fineY(held), r: 6, tabindex: 0, "aria-label": label,
+                                  class: "point" + (answeredValue ? "" : " no-value") + ((a.entry.issues || []).length ? " issues" : "") });
     point.dataset.id = a.entry.id;
     point.append(svg("title", {}, label));
     const tell = () => { info.textContent = label; };
@@ -566,7 +572,7 @@ function legend() {
     item.append(el("span", null, "swatch " + className), el("span", text));
     return item;
   };
-  box.append(swatch("swatch-line", "fine value answered"), swatch("swatch-point", "a request (red: with findings)"),
+  box.append(swatch("swatch-line", "fine value answered"), swatch("swatch-point", "a request (red: with findings; hollow: no value answered)"),
              swatch("band-0", "coarse low"), swatch("band-1", "coarse medium"), swatch("band-2", "coarse high"),
              swatch("swatch-lock", "lock"), swatch("swatch-now", "now"));
   return box;

@@ -131,12 +131,16 @@ function timeline(entries, postbacks, info) {
   chart.append(svg("text", { x: Math.min(nx + 4, right - 70), y: PLOT.coarseTop - 6, class: "now-label" }, "now, " + dayText(now)));
 
   // Each request a point, its value told on hover and on keyboard focus; Enter or a click opens it.
+  // A request answered with no value stands hollow on the line, at the value the device still has.
+  let held = 0;
   for (const a of answered) {
+    const answeredValue = a.body.conversion_value !== undefined;
+    if (answeredValue) held = a.body.conversion_value;
     const label = "#" + a.entry.id + " " + dayText(a.at) + " (" + (a.entry.window || "no window") + "): " +
       (a.entry.event || a.entry.endpoint || "") + " → " + answerText(a.entry) +
       ((a.entry.issues || []).length ? " · " + a.entry.issues.length + " finding(s)" : "");
-    const point = svg("circle", { cx: x(a.at), cy: fineY(a.body.conversion_value ?? 0), r: 6, tabindex: 0, "aria-label": label,
-                                  class: "point" + ((a.entry.issues || []).length ? " issues" : "") });
+    const point = svg("circle", { cx: x(a.at), cy: fineY(held), r: 6, tabindex: 0, "aria-label": label,
+                                  class: "point" + (answeredValue ? "" : " no-value") + ((a.entry.issues || []).length ? " issues" : "") });
     point.dataset.id = a.entry.id;
     point.append(svg("title", {}, label));
     const tell = () => { info.textContent = label; };
@@ -178,7 +182,7 @@ function legend() {
     item.append(el("span", null, "swatch " + className), el("span", text));
     return item;
   };
-  box.append(swatch("swatch-line", "fine value answered"), swatch("swatch-point", "a request (red: with findings)"),
+  box.append(swatch("swatch-line", "fine value answered"), swatch("swatch-point", "a request (red: with findings; hollow: no value answered)"),
              swatch("band-0", "coarse low"), swatch("band-1", "coarse medium"), swatch("band-2", "coarse high"),
              swatch("swatch-lock", "lock"), swatch("swatch-now", "now"));
   return box;
