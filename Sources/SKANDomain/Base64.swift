@@ -17,7 +17,9 @@ public enum Base64 {
         var index = 0
         while index + 3 <= input.count {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            for shift in stride(from: 18, through: 0, by: -6) { output.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
+            for shift in stride(from: 18, through: 0, by: -6) {
+                output.append(alphabet[Int(chunk >> UInt32(shift) & 63)])
+            }
             index += 3
         }
         let rest = input.count - index
