@@ -2,37 +2,50 @@ import Foundation
 import SKANDomain
 import Testing
 
-/// The README's admin examples are true: every `curl` in the `sh` blocks of "Admin API" and
-/// "Asserting on the journal from a test" runs, in order, against a fresh server, and its answer is
-/// compared with the `# {...}` line under it, or with the `| jq -e '.key == value'` after it.
-@Suite("README examples against a fresh server")
+@testable import SKANMock
+
+/// Every example in README.md and docs/*.md is true: each `sh` block that calls the server runs, in
+/// order, against a fresh server, and each answer is compared with the `# {...}` line under it, or
+/// with the `| jq -e '.key == value'` after it; the samples outside those blocks are compared with
+/// what the server says for the same request.
+@Suite("Documentation examples against a fresh server")
 struct ReadmeExampleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    /// Checks a page must yield at least, so a change of format that silently skips them fails.
+    static let minimumChecks: [String: Int] = [
+        "README.md": 1, "docs/admin-api.md": 22, "docs/testing-your-app.md": 3,
+        "docs/comparing-with-production.md": 7, "docs/docker.md": 1, "docs/operations.md": 6
+    ]
 
-    @Test func adminAPIWalkThrough() throws {
-        let checks = try run(section: "## Admin API")
-        #expect(checks >= 18, "the walk-through's checks were not all found; did the README's format change?")
+    @Test(arguments: DocumentationPages.names)
+    func examplesRunAsShown(page: String) throws {
+        let text = try DocumentationPages.text(page)
+        let files = try Self.write(DocumentationPages.namedFiles(in: text))
+        defer { for url in files.values { try? FileManager.default.removeItem(at: url) } }
+        var checks = 0
+        for block in DocumentationPages.shellBlocks(in: text) where block.contains(where: ReadmeRunner.callsServer) {
+            var runner = ReadmeRunner(page: page, root: DocumentationPages.root, files: files)
+            for line in block { try runner.step(line) }
+            checks += runner.checks
+        }
+        #expect(checks >= Self.minimumChecks[page] ?? 0, "\(page): \(checks) checks; did the page's format change?")
     }
 
-    @Test func assertingOnTheJournalRecipes() throws {
-        let checks = try run(section: "## Asserting on the journal from a test")
-        #expect(checks >= 3)
+    @Test func everyPageIsRead() {
+        let names = DocumentationPages.names
+        for page in Self.minimumChecks.keys { #expect(names.contains(page), "\(page) is gone") }
     }
 
-    /// The samples outside the walk-throughs cannot drift from the server (issue 26): the clock
+    /// The samples outside the runnable blocks cannot drift from the server (issue 26): the clock
     /// sample's `now` is its `now_s`, and the journal sample has the members, in the order, of an
     /// entry the server writes for the same request.
     @Test func samplesAgreeWithTheServer() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let clockLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("# {\"offset_s\":") })
+        let page = try DocumentationPages.text("docs/admin-api.md")
+        let clockLine = try #require(page.split(separator: "\n").first { $0.hasPrefix("# {\"offset_s\":") })
         let clock = try JSONParser.parse(Array(clockLine.dropFirst(2).utf8))
         let seconds = try #require(clock["now_s"]?.intValue)
         #expect(clock["now"]?.stringValue == RFC3339.format(milliseconds: seconds * 1000))
 
-        let section = try #require(readme.components(separatedBy: "## The journal\n").dropFirst().first)
-        let opened = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-        let block = try #require(opened.components(separatedBy: "```").first)
+        let block = try #require(DocumentationPages.block(after: "\n## The journal\n", language: "json", in: page))
         let sample = try JSONParser.parse(Array(block.replacingOccurrences(of: "\n", with: "").utf8))
         let mock = try TestSKANMock()
         let params = try #require(sample["params"]?.objectValue).map { ($0.key, $0.value.stringValue ?? "") }
@@ -42,91 +55,177 @@ struct ReadmeExampleTests {
         #expect(sample["response"]?["body"] == entry["response"]?["body"])
     }
 
-    /// Runs one section's commands on a fresh server; returns how many answers were compared.
-    private func run(section title: String) throws -> Int {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let mock = try TestSKANMock()
-        var runner = ReadmeRunner(mock: mock, root: Self.root)
-        for line in ReadmeRunner.shellLines(of: title, in: readme) {
-            try runner.step(line)
+    /// "The default model, complete" is the model the server serves when given none.
+    @Test func theDefaultModelIsTheBuiltInOne() throws {
+        let page = try DocumentationPages.text("docs/conversion-model.md")
+        let block = try #require(
+            DocumentationPages.block(after: "The default model, complete:", language: "json", in: page))
+        let shown = try JSONParser.parse(block)
+        let served = try #require(try TestSKANMock().admin("/__admin/model").objectValue)
+        #expect(JSONValue.object(served.filter { $0.key != "$schema" && $0.key != "description" }) == shown)
+    }
+
+    /// The Docker page names every variable the compose file passes through from the host.
+    @Test func theDockerPageListsEveryComposeVariable() throws {
+        let compose = try DocumentationPages.text("docker/compose.yaml")
+        let page = try DocumentationPages.text("docs/docker.md")
+        let passed = Set(compose.matches(of: /\$\{(SKAN_MOCK_[A-Z_]+)/).map { String($0.1) })
+        #expect(passed.count >= 10)
+        for name in passed.sorted() { #expect(page.contains("`\(name)`"), "docs/docker.md does not name \(name)") }
+    }
+
+    private static func write(_ files: [String: String]) throws -> [String: URL] {
+        var written: [String: URL] = [:]
+        for (name, text) in files {
+            let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+                "skan-mock-doc-\(UUID().uuidString)-\(name)")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            written[name] = url
         }
-        return runner.checks
+        return written
     }
 }
 
-/// Reads README `sh` blocks as a very small shell: `curl` commands (with `-X`, `-d`, `--data-binary @file`,
-/// `-H`, `-s`, `-f`), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -e '.key == value'` and
-/// `# {expected JSON}` comment lines. Anything else is ignored.
+/// Reads `sh` blocks as a very small shell: `curl` commands (with `-X`, `-d`, `--data-binary @file`,
+/// `-H`, `-s`, `-f`), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -e '.key == value'`,
+/// `# {expected JSON}` and `# metric_name ...` lines, and the lines that start a server
+/// (`skan-mock [serve] OPTIONS`, `docker run -e SKAN_MOCK_...`): the next `curl` gets a fresh server
+/// started so. `curl -N` (a stream that does not end) is left out; anything else is ignored.
 struct ReadmeRunner {
-    let mock: TestSKANMock
+    let page: String
     let root: URL
+    /// Files the page defines (`<!-- file: NAME -->`), by the name its examples use.
+    let files: [String: URL]
+    private var mock: TestSKANMock?
+    private var served = Served()
     private var variables: [String: String] = [:]
-    private var last: (command: String, body: JSONValue?)?
+    private var last: (command: String, body: JSONValue?, text: String)?
     private(set) var checks = 0
 
-    init(mock: TestSKANMock, root: URL) {
-        self.mock = mock
-        self.root = root
+    /// The options of the last server line, applied when the next server starts.
+    private struct Served {
+        var replayPath: String?
+        var modelPath: String?
+        var strict = false
+        var adminToken: String?
+        var clockOffset: Int64 = 0
     }
 
-    /// The lines of the `sh` blocks in the section headed `title`, `\`-continuations joined.
-    static func shellLines(of title: String, in readme: String) -> [String] {
-        guard let start = readme.range(of: "\n" + title + "\n") else { return [] }
-        let rest = readme[start.upperBound...]
-        let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
-        var lines: [String] = []
-        var inBlock = false
-        var pending = ""
-        for raw in section.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(raw)
-            if line.hasPrefix("```") {
-                inBlock = line == "```sh" ? true : false
-                continue
-            }
-            guard inBlock else { continue }
-            if line.hasSuffix("\\") {
-                pending += line.dropLast() + " "
-                continue
-            }
-            lines.append(pending + line.trimmingCharacters(in: .whitespaces))
-            pending = ""
-        }
-        return lines
+    init(page: String, root: URL, files: [String: URL]) {
+        self.page = page
+        self.root = root
+        self.files = files
+    }
+
+    static func callsServer(_ line: String) -> Bool {
+        line.contains("curl ") && line.contains("http://127.0.0.1:8080/")
     }
 
     mutating func step(_ line: String) throws {
         if line.hasPrefix("# {") || line.hasPrefix("# [") {
             let expected = String(line.dropFirst(2))
-            let (command, body) = try #require(last, "expected output with no command before it: \(line)")
-            let actual = try #require(body, "\(command) did not answer JSON")
+            let (command, body, _) = try #require(last, "\(page): expected output with no command before it: \(line)")
+            let actual = try #require(body, "\(page): \(command) did not answer JSON")
             let pattern = try JSONParser.parse(Self.patternText(expected))
-            #expect(Self.matches(actual, pattern), "\(command)\n  README: \(expected)\n  server: \(actual)")
+            #expect(Self.matches(actual, pattern), "\(page): \(command)\n  page:   \(expected)\n  server: \(actual)")
+            checks += 1
+            return
+        }
+        if let metric = line.firstMatch(of: /^# (skan_mock_[a-z_]+)/) {
+            let (command, _, text) = try #require(last, "\(page): expected output with no command before it: \(line)")
+            #expect(text.contains(String(metric.1)), "\(page): \(command) has no \(metric.1)")
             checks += 1
             return
         }
         if let assignment = line.firstMatch(of: /^(\w+)=\$\((curl .+) \| jq -r \.(\w+)\)$/) {
-            let body = try curl(String(assignment.2))
-            let value = try #require(body?[String(assignment.3)], "\(line): no \(assignment.3)")
+            let (body, _) = try curl(String(assignment.2))
+            let value = try #require(body?[String(assignment.3)], "\(page): \(line): no \(assignment.3)")
             variables[String(assignment.1)] = value.stringValue ?? value.description
             return
         }
+        if try startsServer(line) { return }
         guard line.hasPrefix("curl ") else { return }
         let parts = line.components(separatedBy: " | ")
-        let body = try curl(parts[0])
-        last = (parts[0], body)
+        if try Self.words(parts[0]).contains("-N") {
+            last = nil
+            return
+        }
+        let (body, text) = try curl(parts[0])
+        last = (parts[0], body, text)
         for filter in parts.dropFirst() {
             guard let jq = filter.firstMatch(of: /^jq -e '\.(\w+) == (.+)'$/) else {
-                Issue.record("unsupported pipe in README command: \(filter)")
+                Issue.record("\(page): unsupported pipe in a command: \(filter)")
                 continue
             }
             let expected = try JSONParser.parse(String(jq.2))
-            #expect(body?[String(jq.1)] == expected, "\(line)\n  server: \(body.map { "\($0)" } ?? "no JSON")")
+            #expect(body?[String(jq.1)] == expected, "\(page): \(line)\n  server: \(body.map { "\($0)" } ?? "no JSON")")
             checks += 1
         }
     }
 
-    /// Runs one `curl` command line against the test server; the answer parsed as JSON, if it is.
-    private func curl(_ command: String) throws -> JSONValue? {
+    /// A line that starts a server: its options apply to a fresh server for the commands after it.
+    private mutating func startsServer(_ line: String) throws -> Bool {
+        var words = try Self.words(line)
+        if words.starts(with: ["swift", "run"]) { words.removeFirst(2) }
+        if words.starts(with: ["docker", "run"]) {
+            var next = Served()
+            for (flag, value) in zip(words, words.dropFirst()) where flag == "-e" {
+                let pair = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { continue }
+                if pair[0] == "SKAN_MOCK_ADMIN_TOKEN" { next.adminToken = pair[1] }
+                if pair[0] == "SKAN_MOCK_STRICT" { next.strict = pair[1] == "1" }
+            }
+            restart(next)
+            return true
+        }
+        guard words.first == "skan-mock" else { return false }
+        words.removeFirst()
+        if words.first == "serve" { words.removeFirst() }
+        if let first = words.first, !first.hasPrefix("-") { return true }  // another subcommand: not run here
+        var next = Served()
+        while !words.isEmpty {
+            let word = words.removeFirst()
+            switch word {
+            case "--replay": next.replayPath = path(words.removeFirst())
+            case "--model": next.modelPath = path(words.removeFirst())
+            case "--admin-token": next.adminToken = words.removeFirst()
+            case "--clock-offset": next.clockOffset = Int64(words.removeFirst()) ?? 0
+            case "--strict": next.strict = true
+            case "--port", "--host", "--log": words.removeFirst()
+            default: Issue.record("\(page): an option the examples' server does not take: \(word) in \(line)")
+            }
+        }
+        restart(next)
+        return true
+    }
+
+    private mutating func restart(_ next: Served) {
+        mock = nil
+        served = next
+    }
+
+    private mutating func server() throws -> TestSKANMock {
+        if let mock { return mock }
+        let served = self.served
+        let started = try TestSKANMock { options in
+            options.replayPath = served.replayPath
+            if let model = served.modelPath { options.modelPath = model }
+            options.strict = served.strict
+            options.adminToken = served.adminToken
+            options.clockOffsetSeconds = served.clockOffset
+        }
+        mock = started
+        return started
+    }
+
+    /// A file the page defines, else a path from the repository's root.
+    private func path(_ name: String) -> String {
+        files[name]?.path ?? root.appendingPathComponent(name).path
+    }
+
+    /// Runs one `curl` command line against the test server; the answer as JSON (if it is) and text.
+    private mutating func curl(_ command: String) throws -> (JSONValue?, String) {
+        let mock = try server()
         var text = command.replacingOccurrences(of: "$(date +%s)", with: String(TestSKANMock.start))
         for (name, value) in variables { text = text.replacingOccurrences(of: "$" + name, with: value) }
         var words = try Self.words(text)
@@ -146,28 +245,31 @@ struct ReadmeRunner {
                 let value = words.removeFirst()
                 body =
                     value.hasPrefix("@")
-                    ? try [UInt8](Data(contentsOf: root.appendingPathComponent(String(value.dropFirst()))))
+                    ? try [UInt8](Data(contentsOf: URL(fileURLWithPath: path(String(value.dropFirst())))))
                     : Array(value.utf8)
             case "-s": break
             case "-f", "-sf", "-fs": failOnError = true
             case ">/dev/null": break
             default:
                 guard word.hasPrefix("http://127.0.0.1:8080/") else {
-                    Issue.record("unsupported curl argument in README: \(word)")
+                    Issue.record("\(page): unsupported curl argument: \(word)")
                     continue
                 }
                 url = mock.url(String(word.dropFirst("http://127.0.0.1:8080".count)))
             }
         }
-        let target = try #require(url, "no URL in \(command)")
+        let target = try #require(url, "\(page): no URL in \(command)")
         if body != nil && method == "GET" { method = "POST" }
         let response = try mock.client.request(
             method, target, body: body ?? (method == "GET" ? nil : []), headers: headers)
-        if failOnError { #expect(response.status < 400, "\(command) answered \(response.status) \(response.text)") }
-        return try? JSONParser.parse(response.body)
+        if failOnError {
+            #expect(response.status < 400, "\(page): \(command) answered \(response.status) \(response.text)")
+        }
+        return (try? JSONParser.parse(response.body), response.text)
     }
 
-    /// Splits a command line into words as a shell would for these examples (quotes, no globbing).
+    /// Splits a command line into words as a shell would for these examples (quotes, a `#` comment
+    /// after the command, no globbing).
     static func words(_ line: String) throws -> [String] {
         var words: [String] = []
         var current = ""
@@ -179,6 +281,8 @@ struct ReadmeRunner {
             } else if c == "'" || c == "\"" {
                 quote = c
                 inWord = true
+            } else if c == "#" && !inWord {
+                break
             } else if c == " " {
                 if inWord { words.append(current) }
                 current = ""
