@@ -13,7 +13,8 @@ struct ReadmeExampleTests {
     /// Checks a page must yield at least, so a change of format that silently skips them fails.
     static let minimumChecks: [String: Int] = [
         "README.md": 1, "docs/admin-api.md": 22, "docs/testing-your-app.md": 3,
-        "docs/comparing-with-production.md": 7, "docs/docker.md": 1, "docs/operations.md": 6
+        "docs/comparing-with-production.md": 7, "docs/docker.md": 1, "docs/operations.md": 6,
+        "docs/endpoints.md": 4
     ]
 
     @Test(arguments: DocumentationPages.names)
@@ -109,6 +110,7 @@ struct ReadmeRunner {
         var strict = false
         var adminToken: String?
         var clockOffset: Int64 = 0
+        var routes: [RouteAlias] = []
     }
 
     init(page: String, root: URL, files: [String: URL]) {
@@ -191,6 +193,7 @@ struct ReadmeRunner {
             case "--admin-token": next.adminToken = words.removeFirst()
             case "--clock-offset": next.clockOffset = Int64(words.removeFirst()) ?? 0
             case "--strict": next.strict = true
+            case "--route": next.routes.append(try RouteAlias(parsing: words.removeFirst()))
             case "--port", "--host", "--log": words.removeFirst()
             default: Issue.record("\(page): an option the examples' server does not take: \(word) in \(line)")
             }
@@ -213,6 +216,7 @@ struct ReadmeRunner {
             options.strict = served.strict
             options.adminToken = served.adminToken
             options.clockOffsetSeconds = served.clockOffset
+            options.routes = served.routes
         }
         mock = started
         return started
