@@ -41,14 +41,16 @@ fail() {
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 
-# --- 0. compose passes what the README tells Docker users to set ------------------------------
-# Every SKAN_MOCK_* variable the README's Docker section names must reach the container under Compose
-# too (the README recommends Compose for QA); checked before anything is built.
-readme_names=$(sed -n '/^## Running in Docker/,/^## /p' README.md | grep -o 'SKAN_MOCK_[A-Z_]*' | sort -u)
-for name in $readme_names; do
-    grep -q "$name" docker/compose.yaml || fail "docker/compose.yaml does not pass $name, which the README's Docker section names"
+# --- 0. compose passes what the Docker page tells Docker users to set --------------------------
+# Every SKAN_MOCK_* variable docs/docker.md names must reach the container under Compose too (the page
+# recommends Compose for QA); checked before anything is built. (ReadmeExampleTests checks the other
+# way: the page names every variable compose passes.)
+page_names=$(grep -o 'SKAN_MOCK_[A-Z_]*' docs/docker.md | sort -u)
+[ -n "$page_names" ] || fail "docs/docker.md names no SKAN_MOCK_* variable; was it moved?"
+for name in $page_names; do
+    grep -q "$name" docker/compose.yaml || fail "docker/compose.yaml does not pass $name, which docs/docker.md names"
 done
-say "compose passes every SKAN_MOCK_* variable the README names for Docker ($(echo "$readme_names" | wc -w))"
+say "compose passes every SKAN_MOCK_* variable docs/docker.md names ($(echo "$page_names" | wc -w))"
 
 # --- 1. tools ----------------------------------------------------------------------------------
 missing=()
