@@ -43,7 +43,7 @@ struct CertificateAuthority: ParsableCommand {
             }
         #else
             StandardStreams.error(
-                "skan-mock ca: this build has no TLS support (build it with OpenSSL 3: README, The local certificate authority)"
+                "skan-mock ca: this build has no TLS support (build it with OpenSSL 3: docs/iphone-https.md, The local certificate authority)"
             )
             _ = directory
             throw ExitCode(1)

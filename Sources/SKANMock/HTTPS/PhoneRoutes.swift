@@ -66,7 +66,7 @@ struct PhoneRoutes: Sendable {
     #endif
 
     static let httpsOff = HTTPResponse.jsonError(
-        "HTTPS is off: start skan-mock with --https-port (README: Using a real iPhone)", status: .notFound)
+        "HTTPS is off: start skan-mock with --https-port (docs/iphone-https.md)", status: .notFound)
 
     static func text(_ text: String, type: String) -> HTTPResponse {
         var response = HTTPResponse(body: Array(text.utf8))

@@ -72,13 +72,12 @@
             let file = try ReplayFile.parse(bytes: Array(bytes), source: replayPath)
             #expect(file.devices.map(\.id) == ["FROZEN"])
             #expect(file.devices[0].requests.map { $0.key.endpoint } == [.skan4, .skan4, .skan3])
-            // The README's worked example is this recording, for its device QA-1.
-            let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-            let section = try #require(
-                readme.components(separatedBy: "### Freezing production: record and replay\n").dropFirst().first)
-            let opened = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-            let sample = try ReplayFile.parse(
-                bytes: Array(try #require(opened.components(separatedBy: "```").first).utf8), source: "README.md")
+            // The documentation's worked example is this recording, for its device QA-1.
+            let page = try DocumentationPages.text("docs/comparing-with-production.md")
+            let block = try #require(
+                DocumentationPages.block(
+                    after: "## Freezing production: record and replay\n", language: "json", in: page))
+            let sample = try ReplayFile.parse(bytes: Array(block.utf8), source: "docs/comparing-with-production.md")
             #expect(sample.devices.map(\.id) == ["QA-1"])
             #expect(sample.devices.first?.requests == file.devices[0].requests)
 
