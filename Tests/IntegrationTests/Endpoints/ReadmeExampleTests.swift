@@ -66,6 +66,16 @@ struct ReadmeExampleTests {
         #expect(JSONValue.object(served.filter { $0.key != "$schema" && $0.key != "description" }) == shown)
     }
 
+    /// The README's test command is the one CI runs, word for word.
+    @Test func theReadmeTestCommandIsWhatCIRuns() throws {
+        let ci = try DocumentationPages.text(".ci/run")
+        let command = try #require(
+            ci.split(separator: "\n").first { $0.hasPrefix("./Tests/") }?.split(separator: " ").first.map(String.init))
+        let readme = try DocumentationPages.text("README.md")
+        let first = try #require(DocumentationPages.shellBlocks(in: readme).first)
+        #expect(first.contains { $0.hasPrefix(command + " ") }, "README's first block does not run \(command)")
+    }
+
     /// The Docker page names every variable the compose file passes through from the host.
     @Test func theDockerPageListsEveryComposeVariable() throws {
         let compose = try DocumentationPages.text("docker/compose.yaml")

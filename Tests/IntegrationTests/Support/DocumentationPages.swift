@@ -18,7 +18,8 @@ struct DocumentationPages {
     }
 
     /// The page's `sh` blocks, each as its command lines: `\`-continuations joined, and a command that
-    /// leaves a single quote open (a JSON body over several lines) joined with the next lines.
+    /// leaves a single quote open before any ` #` comment (a JSON body over several lines) joined with
+    /// the next lines.
     static func shellBlocks(in page: String) -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
@@ -26,7 +27,8 @@ struct DocumentationPages {
         for raw in page.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = String(raw)
             if line.hasPrefix("```") {
-                if let block = current {
+                if var block = current {
+                    if !pending.isEmpty { block.append(pending.trimmingCharacters(in: .whitespacesAndNewlines)) }
                     blocks.append(block)
                     current = nil
                 } else if line == "```sh" {
@@ -41,7 +43,8 @@ struct DocumentationPages {
                 continue
             }
             let joined = pending + (pending.isEmpty ? line.trimmingCharacters(in: .whitespaces) : line)
-            if !joined.hasPrefix("#") && joined.filter({ $0 == "'" }).count % 2 == 1 {
+            let command = joined.components(separatedBy: " #").first ?? joined
+            if !joined.hasPrefix("#") && command.filter({ $0 == "'" }).count % 2 == 1 {
                 pending = joined + "\n"
                 continue
             }
