@@ -310,10 +310,11 @@ struct ReadmeRunner {
         return words
     }
 
-    /// `[...]` matches any array, `"..."` any string, and `,...}` lets an object have more members.
+    /// `[...]` matches any array, `"..."` any string, and `,...}` or `,...,` let an object have more members.
     static func patternText(_ expected: String) -> String {
         expected.replacingOccurrences(of: "[...]", with: "\"\(anyValue)\"")
             .replacingOccurrences(of: ",...}", with: ",\"\(moreMembers)\":true}")
+            .replacingOccurrences(of: ",...,", with: ",\"\(moreMembers)\":true,")
     }
 
     static let anyValue = "<<any array>>"

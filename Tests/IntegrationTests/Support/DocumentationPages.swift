@@ -19,7 +19,7 @@ struct DocumentationPages {
 
     /// The page's `sh` blocks, each as its command lines: `\`-continuations joined, and a command that
     /// leaves a single quote open before any ` #` comment (a JSON body over several lines) joined with
-    /// the next lines.
+    /// the next lines, and an expected answer shown over several `#` lines joined into one.
     static func shellBlocks(in page: String) -> [[String]] {
         var blocks: [[String]] = []
         var current: [String]?
@@ -48,10 +48,45 @@ struct DocumentationPages {
                 pending = joined + "\n"
                 continue
             }
-            current?.append(joined.trimmingCharacters(in: .whitespaces))
+            let text = joined.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("#"), let previous = current?.last,
+                previous.hasPrefix("# {") || previous.hasPrefix("# ["),
+                openBrackets(previous) > 0
+            {
+                // An answer shown over several comment lines is one `# {...}` line.
+                current?.removeLast()
+                current?.append(previous + text.dropFirst().trimmingCharacters(in: .whitespaces))
+            } else {
+                current?.append(text)
+            }
             pending = ""
         }
         return blocks
+    }
+
+    /// How many `{` and `[` a JSON text leaves open (those inside strings do not count).
+    static func openBrackets(_ text: String) -> Int {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for c in text {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    inString = false
+                }
+            } else if c == "\"" {
+                inString = true
+            } else if c == "{" || c == "[" {
+                depth += 1
+            } else if c == "}" || c == "]" {
+                depth -= 1
+            }
+        }
+        return depth
     }
 
     /// Files a page defines for its examples: a fenced block right after `<!-- file: NAME -->`.
