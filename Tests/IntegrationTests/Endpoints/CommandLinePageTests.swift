@@ -55,6 +55,29 @@ struct CommandLinePageTests {
         }
     }
 
+    /// Every `skan-mock ...` command in the `sh` blocks of README.md and docs/*.md uses options its
+    /// subcommand has, so a renamed option cannot linger in an example on another page.
+    @Test func everyCommandOnEveryPageUsesRealOptions() throws {
+        let top = try Self.help([])
+        var helps: [String: Help] = [:]
+        for subcommand in top.subcommands { helps[subcommand] = try Self.help([subcommand, "--help"]) }
+        var commands = 0
+        for page in DocumentationPages.names {
+            for line in DocumentationPages.shellBlocks(in: try DocumentationPages.text(page)).joined() {
+                let code = line.components(separatedBy: " #").first ?? line
+                guard let start = code.firstMatch(of: #/(^|[ /])skan-mock (?=[a-z-])/#) else { continue }
+                let words = code[start.range.upperBound...].split(separator: " ").map(String.init)
+                let subcommand = words.first.flatMap { helps[$0] != nil ? $0 : nil } ?? "serve"
+                let known = try #require(helps[subcommand]).options
+                commands += 1
+                for option in Self.options(in: words.joined(separator: " ")) where !known.contains(option) {
+                    Issue.record("\(page): skan-mock \(subcommand) has no \(option): \(line)")
+                }
+            }
+        }
+        #expect(commands >= 20, "only \(commands) skan-mock commands found in the pages")
+    }
+
     /// The synopsis by subcommand: `skan-mock [serve] ...` is serve, continuation lines join the
     /// line above, `skan-mock [<subcommand>] ...` (the common options) is "".
     static func synopsisLines(_ block: String) -> [String: String] {
