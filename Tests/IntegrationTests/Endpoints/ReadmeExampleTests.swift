@@ -76,6 +76,20 @@ struct ReadmeExampleTests {
         #expect(first.contains { $0.hasPrefix(command + " ") }, "README's first block does not run \(command)")
     }
 
+    /// The admin API page's route table has every path of the OpenAPI document.
+    @Test func theAdminPageHasEveryRoute() throws {
+        let openAPI = try DocumentationPages.text("openapi/skan-mock-admin.yaml")
+        let page = try DocumentationPages.text("docs/admin-api.md")
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }.joined(separator: "\n")
+        let paths = openAPI.matches(of: /\n  (\/__admin[^:\s]*):/).map { String($0.1) }
+        #expect(paths.count >= 10)
+        for path in paths {
+            let shown = path.replacing(/\{[a-z_]+\}/, with: "ID")
+            #expect(
+                rows.contains(shown + "`") || rows.contains(shown + "["), "docs/admin-api.md has no row for \(path)")
+        }
+    }
+
     /// The Docker page names every variable the compose file passes through from the host.
     @Test func theDockerPageListsEveryComposeVariable() throws {
         let compose = try DocumentationPages.text("docker/compose.yaml")
