@@ -69,7 +69,9 @@ public struct ReplayFile: Sendable, Equatable {
                     JSONMember("endpoint", .string(request.key.endpoint.rawValue)),
                     JSONMember("state", request.key.stateJSON),
                     JSONMember("status", .int(Int64(request.status))),
-                    JSONMember("body", .string(String(decoding: request.body, as: UTF8.self)))
+                    Base64.isUTF8(request.body)
+                        ? JSONMember("body", .string(String(decoding: request.body, as: UTF8.self)))
+                        : JSONMember("body_base64", .string(Base64.encode(request.body)))
                 ]
                 if let id = request.journalId { members.append(JSONMember("journal_id", .int(id))) }
                 w.write(.object(members))
@@ -82,6 +84,15 @@ public struct ReplayFile: Sendable, Equatable {
 
     /// Reads a replay file; `source` names it in the error, which gives the JSON path and reason.
     public static func parse(bytes: [UInt8], source: String) throws(ReplayFileError) -> ReplayFile {
+        // The parser would put U+FFFD in place of bytes that are not UTF-8: a device id no request
+        // can name, a body other than the one recorded (those are written as `body_base64`).
+        if let offset = Self.firstInvalidUTF8(bytes) {
+            throw ReplayFileError(
+                file: source, location: "$",
+                reason:
+                    "near byte \(offset): not valid UTF-8 (a replay file is UTF-8 JSON; a body that is not UTF-8 is written as body_base64)"
+            )
+        }
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
@@ -89,6 +100,30 @@ public struct ReplayFile: Sendable, Equatable {
             throw ReplayFileError(file: source, location: "$", reason: "not JSON: \(error.description)")
         }
         return try Reader(file: source).file(json)
+    }
+
+    /// About where the first byte that is not valid UTF-8 is (the decoder reads a few bytes
+    /// ahead), or nil when every byte is.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        struct Counting: IteratorProtocol {
+            var base: IndexingIterator<[UInt8]>
+            var count = 0
+            mutating func next() -> UInt8? {
+                let byte = base.next()
+                if byte != nil { count += 1 }
+                return byte
+            }
+        }
+        var iterator = Counting(base: bytes.makeIterator())
+        var decoder = UTF8()
+        var good = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: good = iterator.count
+            case .emptyInput: return nil
+            case .error: return good
+            }
+        }
     }
 
     /// Walks the document, checking each member as it goes: the first problem stops it.
@@ -173,6 +208,13 @@ public struct ReplayFile: Sendable, Equatable {
                 guard let id = try string(fields["device"], path + ".device"), !id.isEmpty else {
                     throw fail(path + ".device", "the device id is empty")
                 }
+                // An escaped lone surrogate (`\udc80`) reads as U+FFFD: no request names that id.
+                guard !id.unicodeScalars.contains("\u{FFFD}") else {
+                    throw fail(
+                        path + ".device",
+                        "the device id is not valid UTF-8 (it holds U+FFFD, the mark of a byte or escape that is no character)"
+                    )
+                }
                 if let first = seen[id] {
                     throw fail(
                         path + ".device", "device \"\(id)\" is also at $.devices[\(first)]; list each device once")
@@ -192,8 +234,8 @@ public struct ReplayFile: Sendable, Equatable {
 
         func request(_ json: JSONValue, _ path: String) throws(ReplayFileError) -> Request {
             let fields = try members(
-                json, path, allowed: ["endpoint", "state", "status", "body", "journal_id"],
-                required: ["endpoint", "state", "status", "body"])
+                json, path, allowed: ["endpoint", "state", "status", "body", "body_base64", "journal_id"],
+                required: ["endpoint", "state", "status"])
             let name = try string(fields["endpoint"], path + ".endpoint") ?? ""
             guard let endpoint = SKANEndpoint(name: name), endpoint != .unmatched else {
                 throw fail(
@@ -201,11 +243,32 @@ public struct ReplayFile: Sendable, Equatable {
                     "\"\(name)\" is not an endpoint; use one of \(SKANEndpoint.served.map(\.rawValue).joined(separator: ", "))"
                 )
             }
-            let status = try integer(fields["status"], path + ".status", 100...599) ?? 200
-            let body = try string(fields["body"], path + ".body") ?? ""
+            let status = try integer(fields["status"], path + ".status", Int64.min...Int64.max) ?? 200
+            let body = try self.body(fields, path)
+            if let problem = RecordableAnswer.problem(status: Int(clamping: status), bodyCount: body.count) {
+                throw fail(path + ".status", problem)
+            }
             let id = try integer(fields["journal_id"], path + ".journal_id", Int64.min...Int64.max)
             let key = try self.key(endpoint, fields["state"] ?? .object([]), path + ".state")
-            return Request(key: key, status: Int(status), body: Array(body.utf8), journalId: id)
+            return Request(key: key, status: Int(status), body: body, journalId: id)
+        }
+
+        /// `body` (UTF-8 text) or `body_base64` (any bytes): one of the two, as the journal has it.
+        func body(_ fields: [String: JSONValue], _ path: String) throws(ReplayFileError) -> [UInt8] {
+            switch (fields["body"], fields["body_base64"]) {
+            case (nil, nil):
+                throw fail(path, "\"body\" is missing (or \"body_base64\" for a body that is not UTF-8)")
+            case (.some, .some):
+                throw fail(path + ".body_base64", "give \"body\" or \"body_base64\", not both")
+            case (let text?, nil):
+                return Array((try string(text, path + ".body") ?? "").utf8)
+            case (nil, let encoded?):
+                let text = try string(encoded, path + ".body_base64") ?? ""
+                guard let bytes = Base64.decode(text) else {
+                    throw fail(path + ".body_base64", "not base64 (RFC 4648, padded with =)")
+                }
+                return bytes
+            }
         }
 
         /// The members `ReplayKey.stateJSON` writes, read back; anything else is refused, so a
@@ -227,7 +290,7 @@ public struct ReplayFile: Sendable, Equatable {
             }
             key.value = try integer(
                 fields[skan3 ? "conversion_value" : "current_fine"],
-                path + (skan3 ? ".conversion_value" : ".current_fine"), Int64.min...Int64.max)
+                path + (skan3 ? ".conversion_value" : ".current_fine"), 0...63)
             key.totalRevenue = try amounts(fields["total_revenue"], path + ".total_revenue")
             key.totalAdmonRevenue = try amounts(fields["total_admon_revenue"], path + ".total_admon_revenue")
             if let windows = fields["windows"] {
@@ -237,7 +300,7 @@ public struct ReplayFile: Sendable, Equatable {
                     guard let window = byName[name] else { continue }
                     let at = "\(path).windows.\(name)"
                     let w = try members(window, at, allowed: ["coarse", "locked", "iap_revenue", "admon_revenue"])
-                    key.windows[n].coarse = try integer(w["coarse"], at + ".coarse", Int64.min...Int64.max)
+                    key.windows[n].coarse = try integer(w["coarse"], at + ".coarse", 0...2)
                     if let locked = w["locked"] {
                         guard let flag = locked.boolValue else {
                             throw fail(at + ".locked", "expected true or false, found \(locked.typeName)")

@@ -146,7 +146,7 @@ struct ReplayTests {
             ),
             (
                 #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"status":42,"body":""}]}]}"#,
-                "replay.json: $.devices[0].requests[0].status: 42 is outside 100...599"
+                "replay.json: $.devices[0].requests[0].status: status 42 is not an HTTP status from 200 to 599"
             ),
             (
                 #"{"version":1,"devices":[{"device":"A","requests":[]},{"device":"A","requests":[\#(request)]}]}"#,
@@ -157,6 +157,80 @@ struct ReplayTests {
             let error = problem(text)
             #expect(error?.description.hasPrefix(expected) == true, "\(text): \(error.map { "\($0)" } ?? "no error")")
         }
+    }
+
+    /// Issue 30.10, 30.13: what would hang a client or break the next response's framing is
+    /// refused in the file, by the rule the proxy and `record` use.
+    @Test(arguments: [
+        (#""status":100,"body":"""#, "status: status 100 is an interim (1xx) answer"),
+        (#""status":101,"body":"""#, "status: status 101 is an interim (1xx) answer"),
+        (#""status":999,"body":"""#, "status: status 999 is not an HTTP status from 200 to 599"),
+        (#""status":204,"body":"x""#, "status: status 204 carries no body in HTTP/1.1, but this answer has 1 bytes"),
+        (#""status":304,"body_base64":"AAE=""#, "status: status 304 carries no body in HTTP/1.1"),
+        (#""status":200,"body":"","body_base64":"""#, "body_base64: give \"body\" or \"body_base64\", not both"),
+        (#""status":200,"body_base64":"%%%%""#, "body_base64: not base64"),
+        (#""status":200"#, #"requests[0]: "body" is missing"#)
+    ])
+    func answersThatCannotBePassedOnAreRefused(members: String, expected: String) {
+        let text =
+            #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{},"#
+            + members + "}]}]}"
+        let error = problem(text)
+        #expect(
+            error?.description.hasPrefix("replay.json: $.devices[0].requests[0]") == true
+                && error?.description.contains(expected) == true,
+            "\(error.map { "\($0)" } ?? "no error")")
+    }
+
+    /// Issue 30.14: keys no request can have are refused with their JSON path.
+    @Test(arguments: [
+        (#""endpoint":"skan4","state":{"current_fine":999}"#, "state.current_fine: 999 is outside 0...63"),
+        (#""endpoint":"skan4","state":{"current_fine":-1}"#, "state.current_fine: -1 is outside 0...63"),
+        (#""endpoint":"skan3","state":{"conversion_value":64}"#, "state.conversion_value: 64 is outside 0...63"),
+        (#""endpoint":"skan4","state":{"windows":{"p1":{"coarse":3}}}"#, "state.windows.p1.coarse: 3 is outside 0...2")
+    ])
+    func impossibleKeyValuesAreRefused(members: String, expected: String) {
+        let text =
+            #"{"version":1,"devices":[{"device":"A","requests":[{"# + members + #","status":200,"body":""}]}]}"#
+        #expect(problem(text)?.description == "replay.json: $.devices[0].requests[0]." + expected)
+    }
+
+    /// Issue 30.14: a device id no request can name (bytes that are not UTF-8, a lone surrogate).
+    @Test func aDeviceIdThatIsNotUTF8IsRefused() {
+        var bytes = Array(#"{"version":1,"devices":[{"device":"A"#.utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array(#"","requests":[]}]}"#.utf8)
+        let raw: ReplayFileError?
+        do {
+            _ = try ReplayFile.parse(bytes: bytes, source: "replay.json")
+            raw = nil
+        } catch {
+            raw = error
+        }
+        #expect(raw?.location == "$")
+        #expect(raw?.reason.contains("not valid UTF-8") == true)
+        #expect(
+            problem(#"{"version":1,"devices":[{"device":"A\udc80","requests":[]}]}"#)?.description.hasPrefix(
+                "replay.json: $.devices[0].device: the device id is not valid UTF-8") == true)
+    }
+
+    /// Issue 30.14: a body that is not UTF-8 is written as `body_base64` and read back exactly.
+    @Test func aBodyThatIsNotUTF8RoundTripsAsBase64() throws {
+        let key = ReplayKey(endpoint: .skan4, value: 1)
+        let body: [UInt8] = [0x7B, 0xFF, 0x00, 0xC3, 0x7D]
+        let written = ReplayFile(
+            devices: [
+                ReplayFile.Device(
+                    id: "A",
+                    requests: [
+                        ReplayFile.Request(key: key, status: 200, body: body),
+                        ReplayFile.Request(key: key, status: 200, body: Array("{\"é\":1}".utf8))
+                    ])
+            ])
+        let text = String(decoding: written.text, as: UTF8.self)
+        #expect(text.contains(#""body_base64":"e/8Aw30=""#))
+        #expect(text.contains(#""body":"{\"é\":1}""#))
+        #expect(try ReplayFile.parse(bytes: written.text, source: "replay.json") == written)
     }
 
     // MARK: taking answers
