@@ -1,6 +1,9 @@
 import SystemPOSIX
 
-/// Reads whole files (model files are small) without pulling Foundation into the server.
+/// Reads whole files (model, replay, scenario and CA files) without pulling Foundation into the
+/// server. Only regular files are read, and only up to a limit: a FIFO would hang the reader and
+/// `/dev/zero` would fill the memory, and a file past the limit is refused before a byte of it
+/// is parsed.
 public enum FileBytes {
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
@@ -8,12 +11,54 @@ public enum FileBytes {
         public var description: String { "\(path): \(reason)" }
     }
 
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+    /// 64 MiB: far above any model or replay file a person writes or records for a test run
+    /// (a recording of 100,000 answers is about 30 MB), far below what parsing could not hold.
+    public static let defaultLimit = 64 << 20
+
+    /// 1 GiB, for journal files read whole until they are streamed.
+    public static let journalLimit = 1 << 30
+
+    /// The bytes of the regular file at `path`, refused when it is larger than `limit` bytes.
+    public static func read(_ path: String, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
+        let fd: Int32
         do {
-            return try System.readFile(path)
+            fd = try System.openForReadingWithoutWaiting(path)
         } catch {
             throw Failure(path: path, reason: error.reason)
         }
+        defer { System.close(fd) }
+        guard let (kind, size) = System.fileKind(fd) else {
+            throw Failure(path: path, reason: "cannot tell what kind of file it is")
+        }
+        guard kind == .regular else {
+            throw Failure(path: path, reason: "\(kind), not a regular file; give a file")
+        }
+        if size > Int64(limit) { throw tooLarge(path, size: size, limit: limit) }
+        let bytes: [UInt8]
+        do {
+            bytes = try System.readAll(fd, limit: limit)
+        } catch {
+            throw Failure(path: path, reason: error.reason)
+        }
+        // The file grew while it was read.
+        if bytes.count > limit { throw tooLarge(path, size: nil, limit: limit) }
+        return bytes
+    }
+
+    static func tooLarge(_ path: String, size: Int64?, limit: Int) -> Failure {
+        let actual = size.map { " (\(byteText(Int($0))))" } ?? ""
+        return Failure(path: path, reason: "larger than the limit of \(byteText(limit)) for this file\(actual)")
+    }
+
+    /// `64 MiB`, `1 GiB`, `512 KiB`, or bytes.
+    static func byteText(_ count: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where count >= 1 << shift {
+            let whole = count >> shift
+            if whole << shift == count { return "\(whole) \(unit)" }
+            let tenths = ((count * 10) >> shift) % 10
+            return "\(whole).\(tenths) \(unit)"
+        }
+        return "\(count) bytes"
     }
 }
 

@@ -7,7 +7,7 @@ extension JournalReport {
     public static func read(path: String, model: ConversionModel? = nil) throws(ReportFileError) -> JournalReport {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try FileBytes.read(path, limit: FileBytes.journalLimit)
         } catch {
             throw ReportFileError(description: "cannot read journal \(error.description)")
         }

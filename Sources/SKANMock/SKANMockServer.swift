@@ -62,7 +62,7 @@ public final class SKANMockServer: Sendable {
             }
             let bytes: [UInt8]
             do {
-                bytes = System.fileExists(path) ? try FileBytes.read(path) : []
+                bytes = System.fileExists(path) ? try FileBytes.read(path, limit: FileBytes.journalLimit) : []
             } catch {
                 throw StartupError(description: "--resume: cannot read \(error.description)")
             }

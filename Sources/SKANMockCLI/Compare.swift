@@ -26,7 +26,7 @@ struct Compare: ParsableCommand {
     func run() throws {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(journal)
+            bytes = try FileBytes.read(journal, limit: FileBytes.journalLimit)
         } catch {
             StandardStreams.error("skan-mock compare: cannot read journal \(error.description)")
             throw ExitCode(2)

@@ -28,7 +28,7 @@ struct Record: ParsableCommand {
     func run() throws {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(journal)
+            bytes = try FileBytes.read(journal, limit: FileBytes.journalLimit)
         } catch {
             StandardStreams.error("skan-mock record: cannot read journal \(error.description)")
             throw ExitCode(2)

@@ -46,8 +46,47 @@ extension System {
 
     /// Whether `fd` is a regular file (not a pipe, terminal or socket).
     public static func isRegularFile(_ fd: Int32) -> Bool {
+        fileKind(fd)?.kind == .regular
+    }
+
+    /// Opens `path` for reading without waiting: `open` of a FIFO with no writer would block until
+    /// one comes. Reads of a regular file are not affected by the flag.
+    public static func openForReadingWithoutWaiting(_ path: String) throws(SystemError) -> Int32 {
+        try syscallValue("open") { openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    }
+
+    /// What `fd` is and its size in bytes (for a regular file), from `fstat`; nil when it fails.
+    public static func fileKind(_ fd: Int32) -> (kind: FileKind, size: Int64)? {
         var status = stat()
-        return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        guard fstat(fd, &status) == 0 else { return nil }
+        let kind: FileKind
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFIFO: kind = .pipe
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
+        default: kind = .other
+        }
+        return (kind, Int64(status.st_size))
+    }
+}
+
+/// What a path names, as far as reading it whole is concerned.
+public enum FileKind: Sendable, Equatable, CustomStringConvertible {
+    case regular, directory, pipe, characterDevice, blockDevice, socket, other
+
+    public var description: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a folder"
+        case .pipe: "a FIFO (named pipe)"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
+        case .other: "not a regular file"
+        }
     }
 }
 

@@ -206,6 +206,11 @@ extension System {
     public static func readFile(_ path: String, limit: Int = .max) throws(SystemError) -> [UInt8] {
         let fd = try openForReading(path)
         defer { close(fd) }
+        return try readAll(fd, limit: limit)
+    }
+
+    /// Reads `fd` to its end, stopping once more than `limit` bytes are in (as `readFile`).
+    public static func readAll(_ fd: Int32, limit: Int = .max) throws(SystemError) -> [UInt8] {
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
         defer { chunk.deallocate() }
