@@ -54,16 +54,20 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             query = target[target.index(after: mark)...]
             target = target[..<mark]
         }
-        guard path.hasPrefix("/"), !path.contains("?"), !path.contains(" ") else {
+        guard path.hasPrefix("/"), !path.contains("?") else {
             throw ParseError(description: "--route \(text): the path must start with / and have no query")
         }
-        guard path != "/__admin" && !path.hasPrefix("/__admin/") else {
-            throw ParseError(description: "--route \(text): /__admin is the admin API's")
-        }
+        if let reason = Self.unreachable(path) { throw ParseError(description: "--route \(text): \(reason)") }
         guard let endpoint = SKANEndpoint(routeName: String(target)) else {
             throw ParseError(
                 description:
                     "--route \(text): unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
+        }
+        if let escape = Self.badEscape(query) {
+            throw ParseError(
+                description:
+                    "--route \(text): \(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
+            )
         }
         var parameters: [Parameter] = []
         for pair in FormURLEncoding.pairs(query) {
@@ -71,33 +75,107 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 throw ParseError(
                     description: "--route \(text): each added parameter needs a name and a value (NAME=VALUE)")
             }
+            if let earlier = parameters.first(where: { $0.name == pair.name }) {
+                throw ParseError(
+                    description:
+                        "--route \(text): \(pair.name) is given twice (\(earlier.value) and \(pair.value)); give each added parameter once"
+                )
+            }
             parameters.append(Parameter(name: pair.name, value: pair.value))
         }
         self.init(path: path, endpoint: endpoint, parameters: parameters)
     }
 
-    /// `SKAN_MOCK_ROUTES`: a comma-separated list of aliases.
-    public static func parseList(_ text: String) throws(ParseError) -> [RouteAlias] {
+    /// Why no request could ever reach `path` as an alias, or nil. The server's own pages take
+    /// theirs first, and a path is compared as clients send it, percent-encoded: a character they
+    /// always encode (a space, a non-ASCII letter), an escape they never write (`%41` for `A`), or
+    /// one in lower case (clients write `%C3%A9`) would never match.
+    static func unreachable(_ path: String) -> String? {
+        if path == "/__admin" || path.hasPrefix("/__admin/") { return "\(path) is under /__admin, the admin API's" }
+        if AppResponder.isAdmin(Substring(path)) {
+            return "\(path) is the console's own page, which keeps answering as itself; pick another path"
+        }
+        if let scalar = path.unicodeScalars.first(where: { !Self.sentAsIs($0) && $0 != "%" }) {
+            let shown = scalar == " " ? "a space" : "\"\(scalar)\""
+            return
+                "the path holds \(shown), which clients send percent-encoded; write the path as they send it (e.g. %20 for a space, %C3%A9 for é)"
+        }
+        let bytes = Array(path.utf8)
+        var index = 0
+        while index < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "%") else { continue }
+            let escape = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
+            guard index + 2 < bytes.count, let value = UInt8(escape.dropFirst(), radix: 16) else {
+                return "\(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
+            }
+            if escape != escape.uppercased() {
+                return "\(escape) is in lower case; clients send \(escape.uppercased()), which would not match"
+            }
+            let scalar = Unicode.Scalar(value)
+            if value < 0x80 && Self.sentAsIs(scalar) && scalar != "/" {
+                return "\(escape) is \"\(scalar)\", which clients send as is; write \(scalar) instead"
+            }
+            index += 2
+        }
+        return nil
+    }
+
+    /// Characters a client puts in a path unencoded: RFC 3986's unreserved ones, the sub-delims,
+    /// `:`, `@` and `/`.
+    static func sentAsIs(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        let c = Character(scalar)
+        return c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@/".contains(c)
+    }
+
+    /// The first `%` in `query` not followed by two hex digits, with what follows it, or nil.
+    static func badEscape(_ query: Substring) -> String? {
+        let bytes = Array(query.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
+            let escape = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
+            if index + 2 >= bytes.count || UInt8(escape.dropFirst(), radix: 16) == nil { return escape }
+        }
+        return nil
+    }
+
+    /// `SKAN_MOCK_ROUTES`: a comma-separated list of aliases; an error names the variable.
+    public static func parseList(_ text: String, source: String = "SKAN_MOCK_ROUTES") throws(ParseError)
+        -> [RouteAlias]
+    {
         var aliases: [RouteAlias] = []
         for item in text.split(separator: ",") {
             let trimmed = item.trimmingASCIIWhitespace()
-            if !trimmed.isEmpty { aliases.append(try RouteAlias(parsing: String(trimmed))) }
+            guard !trimmed.isEmpty else { continue }
+            do {
+                aliases.append(try RouteAlias(parsing: String(trimmed)))
+            } catch {
+                let option = "--route "
+                let rest =
+                    error.description.hasPrefix(option)
+                    ? error.description.dropFirst(option.count) : Substring(error.description)
+                throw ParseError(description: "\(source): \(rest)")
+            }
         }
         return aliases
     }
 
     /// The first conflict among `aliases`, in one line: an alias on a path of Singular's own
     /// (which keeps answering as itself), or two aliases that claim one path differently.
-    public static func conflict(in aliases: [RouteAlias]) -> String? {
+    /// `source` names where the aliases came from: `--route`, or `SKAN_MOCK_ROUTES`.
+    public static func conflict(in aliases: [RouteAlias], source: String = "--route") -> String? {
         var claimed: [String: RouteAlias] = [:]
+        let name = source == "--route" ? "--route " : source + ": "
         for alias in aliases {
             if let own = SKANEndpoint(path: alias.path) {
                 return
-                    "--route \(alias): \(alias.path) is Singular's own path for \(own.routeName), which keeps answering as itself; pick another path"
+                    "\(name)\(alias): \(alias.path) is Singular's own path for \(own.routeName), which keeps answering as itself; pick another path"
             }
             if let earlier = claimed[alias.path] {
                 if earlier == alias { continue }
-                return "--route \(earlier) and --route \(alias) both claim \(alias.path); keep one"
+                return source == "--route"
+                    ? "--route \(earlier) and --route \(alias) both claim \(alias.path); keep one"
+                    : "\(source): \(earlier) and \(alias) both claim \(alias.path); keep one"
             }
             claimed[alias.path] = alias
         }

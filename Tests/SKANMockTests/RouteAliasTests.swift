@@ -73,4 +73,68 @@ struct RouteAliasTests {
             RouteAlias.conflict(in: [RouteAlias(path: "/a", endpoint: .skan3), RouteAlias(path: "/b", endpoint: .skan3)]
             ) == nil)
     }
+
+    /// Issue 30.19: paths no request can reach are refused at start, each in one line.
+    @Test(arguments: [
+        ("/=skan4", "/ is the console's own page"),
+        ("/favicon.ico=skan4", "/favicon.ico is the console's own page"),
+        ("/__admin/ui=skan4", "/__admin/ui is under /__admin"),
+        ("/__admin=skan4", "/__admin is under /__admin"),
+        ("/a b=skan4", "the path holds a space, which clients send percent-encoded"),
+        ("/café=skan4", "the path holds \"é\", which clients send percent-encoded"),
+        ("/caf%c3%a9=skan4", "%c3 is in lower case; clients send %C3"),
+        ("/%41pp=skan4", "%41 is \"A\", which clients send as is; write A instead"),
+        ("/a%zz=skan4", "%zz is not a percent-escape"),
+        ("/a%2=skan4", "%2 is not a percent-escape")
+    ])
+    func pathsNoRequestCanReachAreRefused(text: String, reason: String) {
+        do {
+            _ = try RouteAlias(parsing: text)
+            Issue.record("\(text) was taken")
+        } catch {
+            #expect(error.description.hasPrefix("--route \(text): "))
+            #expect(error.description.contains(reason), "\(error.description)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func pathsAsClientsSendThemAreTaken() throws {
+        #expect(try RouteAlias(parsing: "/caf%C3%A9/v1=skan4").path == "/caf%C3%A9/v1")
+        #expect(try RouteAlias(parsing: "/a%2Fb=skan4").path == "/a%2Fb")
+        #expect(try RouteAlias(parsing: "/v2/~x_y-z.1=skan4").path == "/v2/~x_y-z.1")
+    }
+
+    /// Issue 30.19: an alias's own parameters are checked: a name given twice, an escape that is none.
+    @Test func theParametersOfAnAliasAreChecked() {
+        func reason(_ text: String) -> String? {
+            do {
+                _ = try RouteAlias(parsing: text)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(
+            reason("/cv=skan4?a=K&a=L")
+                == "--route /cv=skan4?a=K&a=L: a is given twice (K and L); give each added parameter once")
+        #expect(
+            reason("/cv=skan4?a=%zz")
+                == "--route /cv=skan4?a=%zz: %zz is not a percent-escape (% and two hex digits); write a literal % as %25"
+        )
+        #expect(reason("/cv=skan4?a=%25zz") == nil)
+    }
+
+    /// Issue 30.19: what comes from `SKAN_MOCK_ROUTES` names the variable, not `--route`.
+    @Test func errorsFromTheEnvironmentNameTheVariable() {
+        do {
+            _ = try RouteAlias.parseList("/a=skan4,/b=skan9")
+            Issue.record("taken")
+        } catch {
+            #expect(error.description.hasPrefix("SKAN_MOCK_ROUTES: /b=skan9: unknown endpoint skan9"))
+        }
+        let aliases = [RouteAlias(path: "/v2/x", endpoint: .event), RouteAlias(path: "/v2/x", endpoint: .skan3)]
+        #expect(
+            RouteAlias.conflict(in: aliases, source: "SKAN_MOCK_ROUTES")
+                == "SKAN_MOCK_ROUTES: /v2/x=evt and /v2/x=skan3 both claim /v2/x; keep one")
+    }
 }
