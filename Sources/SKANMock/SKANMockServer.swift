@@ -27,27 +27,21 @@ public final class SKANMockServer: Sendable {
     /// the open-file limit could not be raised.
     public let notices: [String]
 
-    /// Why the server could not start; the CLI prints it and exits with status 2.
-    public struct StartupError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Loads the model and opens the log; nothing listens until `start()`.
-    public init(options: ServerOptions, clock: any SKANClock = SystemClock()) throws(StartupError) {
+    /// Checks the options, loads the model, opens the log (and reads it back with `--resume`), loads
+    /// the replay file, sets up HTTPS and the upstream: the start-up stages up to the listeners,
+    /// each failure a `StartupError` of its stage. Nothing listens until `start()`.
+    public init(
+        options: ServerOptions, clock: any SKANClock = SystemClock(),
+        localAddresses: @autoclosure () -> [String] = System.reachableAddresses().map(\.address)
+    ) throws(StartupError) {
         self.options = options
-        guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
-            throw StartupError(
-                description:
-                    "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"
-            )
-        }
-        if let conflict = RouteAlias.conflict(in: options.routes) { throw StartupError(description: conflict) }
+        try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
         let model = try Self.loadModel(options.modelPath)
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
             }
         } catch {
-            throw StartupError(description: error.description)
+            throw StartupError(.journal, error.description)
         }
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(
@@ -58,20 +52,20 @@ public final class SKANMockServer: Sendable {
         var resumeNotes: [String] = []
         if options.resume {
             guard let path = options.logPath, path != "-" else {
-                throw StartupError(description: "--resume reads the journal back from its --log file: give --log FILE")
+                throw StartupError(
+                    .configuration, "--resume reads the journal back from its --log file: give --log FILE")
             }
             let bytes: [UInt8]
             do {
                 bytes = System.fileExists(path) ? try FileBytes.read(path, limit: FileBytes.journalLimit) : []
             } catch {
-                throw StartupError(description: "--resume: cannot read \(error.description)")
+                throw StartupError(.journal, "--resume: cannot read \(error.description)")
             }
             // A line cut short by a kill is cut off the file too, so that the next line starts clean.
             if let last = bytes.last, last != UInt8(ascii: "\n") {
                 let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
                 if let error = System.truncate(path: path, to: Int64(keep)) {
-                    throw StartupError(
-                        description: "--resume: cannot cut the torn last line off \(path): \(error.reason)")
+                    throw StartupError(.journal, "--resume: cannot cut the torn last line off \(path): \(error.reason)")
                 }
             }
             let resume = JournalResume(bytes: bytes, path: path)
@@ -83,21 +77,14 @@ public final class SKANMockServer: Sendable {
                     "skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"
                 ]
         }
+        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
         let https: HTTPSService?
         do {
             https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
         } catch {
-            throw StartupError(description: error.description)
+            throw StartupError(.tls, error.description)
         }
-
-        upstream = try options.upstream.map { options throws(StartupError) in try Upstream(options) }
-        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
-        if replay != nil && options.upstream != nil {
-            throw StartupError(
-                description:
-                    "--replay and --upstream do not go together: replay answers from a recording of the upstream, without it"
-            )
-        }
+        upstream = try options.upstream.map { options throws(StartupError) in try Self.startUpstream(options) }
         var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
@@ -174,20 +161,32 @@ public final class SKANMockServer: Sendable {
         return server
     }
 
-    /// Starts listening. The port is known when this returns.
+    /// Starts listening. The port is known when this returns. An upstream found to be one of the
+    /// ports just bound (`--port 0` and a guess) closes them again and fails the start.
     public func start() throws(StartupError) {
         do {
             try http.start()
             try httpsServer?.start()
         } catch {
             http.shutdown(gracePeriod: 0)
-            throw StartupError(description: error.description)
+            throw StartupError(.listeners, error.description)
+        }
+        if let upstream = options.upstream {
+            do {
+                try StartupConfiguration.notItself(
+                    upstream, listenHost: options.host, ports: [http.port] + (httpsServer.map { [$0.port] } ?? []),
+                    localAddresses: System.reachableAddresses().map(\.address))
+            } catch {
+                http.shutdown(gracePeriod: 0)
+                httpsServer?.shutdown(gracePeriod: 0)
+                throw error
+            }
         }
         ports.set(http: http.port, https: httpsServer?.port)
         watcher?.start { [weak self] in
             guard let self else { return true }
             let result = self.reloadModelFile()
-            self.reportReload(result.mapError { StartupError(description: $0.summary) }, trigger: "file changed")
+            self.reportReload(result.mapError { StartupError(.model, $0.summary) }, trigger: "file changed")
             // A file that could not be read is tried again on the next tick; a bad one waits for
             // its next change (no line a second about the same mistake).
             if case .failure(let failure) = result, failure.couldNotRead { return false }
@@ -235,7 +234,25 @@ public final class SKANMockServer: Sendable {
         guard let path else { return .builtIn }
         switch readModel(path) {
         case .success(let model): return model
-        case .failure(let failure): throw StartupError(description: failure.summary)
+        case .failure(let failure): throw StartupError(.model, failure.summary)
+        }
+    }
+
+    /// The upstream stage: its CA file read and checked as PEM, then its client.
+    static func startUpstream(_ options: UpstreamOptions) throws(StartupError) -> Upstream {
+        if let ca = options.caFile {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileBytes.read(ca, limit: 1 << 20)
+            } catch {
+                throw StartupError(.upstream, "--upstream-ca: cannot read \(error.description)")
+            }
+            try StartupConfiguration.checkCertificateAuthority(path: ca, bytes: bytes)
+        }
+        do {
+            return try Upstream(options)
+        } catch {
+            throw StartupError(.upstream, error.reason)
         }
     }
 
@@ -246,12 +263,12 @@ public final class SKANMockServer: Sendable {
         do {
             bytes = try FileBytes.read(path)
         } catch {
-            throw StartupError(description: "--replay: cannot read \(error.description)")
+            throw StartupError(.replay, "--replay: cannot read \(error.description)")
         }
         do {
             return Replay(try ReplayFile.parse(bytes: bytes, source: path), source: path)
         } catch {
-            throw StartupError(description: "--replay: \(error.description)")
+            throw StartupError(.replay, "--replay: \(error.description)")
         }
     }
 
@@ -279,7 +296,7 @@ extension SKANMockServer {
     /// Reads the model file again and swaps it in; a bad file keeps the model in use, and its
     /// reason shows in `/__admin/health` until a good file comes.
     public func reloadModel() -> Result<String, StartupError> {
-        reloadModelFile().mapError { StartupError(description: $0.summary) }
+        reloadModelFile().mapError { StartupError(.model, $0.summary) }
     }
 
     /// `reloadModel`, telling a file that could not be read from one that did not load.

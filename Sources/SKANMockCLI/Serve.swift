@@ -5,6 +5,8 @@ import SystemPOSIX
 
 /// `skan-mock serve` (the default subcommand): runs the server until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
+    typealias StartupError = SKANMockServer.StartupError
+
     static let configuration = CommandConfiguration(
         abstract: "Run the server (the default subcommand).",
         discussion: """
@@ -19,6 +21,7 @@ struct Serve: ParsableCommand {
     var host: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Port to listen on; 0 picks a free one. [env: SKAN_MOCK_PORT, default: 8080]", valueName: "port"))
     var port: Int?
@@ -35,24 +38,28 @@ struct Serve: ParsableCommand {
     var log: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Journal entries kept in memory; the oldest are dropped first. [env: SKAN_MOCK_JOURNAL_SIZE, default: 10000]",
             valueName: "n"))
     var journalSize: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Bytes of journal lines kept in memory (K, M, G suffixes); the oldest entries are dropped first. [env: SKAN_MOCK_JOURNAL_BYTES, default: 64M]",
             valueName: "bytes"))
     var journalBytes: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Devices whose state is kept; the least recently seen are dropped. [env: SKAN_MOCK_DEVICE_CAPACITY, default: 100000]",
             valueName: "n"))
     var deviceCapacity: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Open connections per port beyond which new ones get 503; the open-file limit is raised to fit them. [env: SKAN_MOCK_MAX_CONNECTIONS, default: 1024]",
             valueName: "n"))
@@ -86,6 +93,7 @@ struct Serve: ParsableCommand {
     var noWatchModel = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Start with the clock moved by this many seconds (time travel across SKAN windows; PUT /__admin/clock changes it later). [env: SKAN_MOCK_CLOCK_OFFSET, default: 0]",
             valueName: "seconds"))
@@ -99,6 +107,7 @@ struct Serve: ParsableCommand {
     var routes: [String] = []
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Also serve HTTPS on this port (0 picks a free one), with a certificate a phone can trust. [env: SKAN_MOCK_HTTPS_PORT, default: none]",
             valueName: "port"))
@@ -139,13 +148,14 @@ struct Serve: ParsableCommand {
     var upstreamMode: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds the upstream has to answer. [env: SKAN_MOCK_UPSTREAM_TIMEOUT, default: 5]", valueName: "seconds"))
     var upstreamTimeout: Double?
 
     @Option(
         help: ArgumentHelp(
-            "Trust this CA certificate (PEM) for an HTTPS upstream instead of the system's store. [env: SKAN_MOCK_UPSTREAM_CA]",
+            "Trust only this CA certificate (PEM) for an HTTPS upstream: it replaces the system's trusted CAs, so a run through a corporate CA proves that CA. [env: SKAN_MOCK_UPSTREAM_CA]",
             valueName: "file"))
     var upstreamCa: String?
 
@@ -155,109 +165,23 @@ struct Serve: ParsableCommand {
             valueName: "file"))
     var replay: String?
 
-    func validate() throws {
-        let environment = Environment()
-        if (tlsCert ?? environment["SKAN_MOCK_TLS_CERT"] == nil) != (tlsKey ?? environment["SKAN_MOCK_TLS_KEY"] == nil)
-        {
-            throw ValidationError(
-                "--tls-cert and --tls-key go together: give both, or neither (a local CA then issues the certificate)")
-        }
-        if let port = try resolvedHTTPSPort(), !(0...65535).contains(port) {
-            throw ValidationError("--https-port must be in 0...65535")
-        }
-        for route in routes {
-            do { _ = try RouteAlias(parsing: route) } catch { throw ValidationError(error.description) }
-        }
-        if let port = resolvedPort(), !(0...65535).contains(port) {
-            throw ValidationError("--port must be in 0...65535")
-        }
-        if let size = journalSize, size < 1 { throw ValidationError("--journal-size must be at least 1") }
-        if let capacity = deviceCapacity, capacity < 1 { throw ValidationError("--device-capacity must be at least 1") }
-        if let connections = maxConnections, connections < 1 {
-            throw ValidationError("--max-connections must be at least 1")
-        }
-    }
-
     func run() throws {
         // Before any thread allocates: the event loops and the journal share one malloc arena.
         System.useOneMallocArena()
         System.ignoreFileSizeLimit()
-        let environment = Environment()
-        var options = ServerOptions()
-        options.host = host ?? environment["SKAN_MOCK_HOST"] ?? options.host
-        options.port = resolvedPort() ?? options.port
-        options.modelPath = model ?? environment["SKAN_MOCK_MODEL"]
-        options.logPath = log ?? environment["SKAN_MOCK_LOG"]
-        options.journalSize = try journalSize ?? environment.integer("SKAN_MOCK_JOURNAL_SIZE") ?? options.journalSize
-        if let text = journalBytes ?? environment["SKAN_MOCK_JOURNAL_BYTES"] {
-            guard let bytes = Self.byteCount(text), bytes >= 64 << 10 else {
-                StandardStreams.error("skan-mock: --journal-bytes \(text): give a size of at least 64K, e.g. 64M or 1G")
-                throw ExitCode(64)
-            }
-            options.journalBytes = bytes
-        }
-        options.deviceCapacity =
-            try deviceCapacity ?? environment.integer("SKAN_MOCK_DEVICE_CAPACITY") ?? options.deviceCapacity
-        options.limits.maxConnections =
-            try maxConnections ?? environment.integer("SKAN_MOCK_MAX_CONNECTIONS") ?? options.limits.maxConnections
-        guard options.limits.maxConnections >= 1 else {
-            StandardStreams.error("skan-mock: SKAN_MOCK_MAX_CONNECTIONS must be at least 1")
-            throw ExitCode(64)
-        }
-        options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
-        // An empty --admin-token means no token, as an empty SKAN_MOCK_ADMIN_TOKEN does: a script's
-        // `--admin-token "$SKAN_MOCK_ADMIN_TOKEN"` with the variable unset must not lock the admin API.
-        options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
-        if options.adminToken?.isEmpty == true {
-            options.adminToken = nil
-            StandardStreams.error(
-                "skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)"
-            )
-        }
-        options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
-        options.resume = resume || environment.flag("SKAN_MOCK_RESUME")
-        options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
-        options.clockOffsetSeconds = Int64(try clockOffset ?? environment.integer("SKAN_MOCK_CLOCK_OFFSET") ?? 0)
+        let options: ServerOptions
         do {
-            options.routes =
-                routes.isEmpty
-                ? try RouteAlias.parseList(environment["SKAN_MOCK_ROUTES"] ?? "")
-                : try routes.map { route throws(RouteAlias.ParseError) in try RouteAlias(parsing: route) }
+            options = try resolvedOptions(Environment())
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
-            throw ExitCode(64)
+            throw ExitCode(error.exitStatus)
         }
-        do {
-            options.upstream = try resolvedUpstream(environment)
-        } catch {
-            StandardStreams.error("skan-mock: \(error)")
-            throw ExitCode(64)
-        }
-        options.replayPath = replay ?? environment["SKAN_MOCK_REPLAY"]
-        if let conflict = RouteAlias.conflict(in: options.routes) {
-            StandardStreams.error("skan-mock: \(conflict)")
-            throw ExitCode(64)
-        }
-
-        if let httpsPort = try resolvedHTTPSPort() {
-            let names =
-                tlsNames.isEmpty
-                ? (environment["SKAN_MOCK_TLS_NAMES"] ?? "").split(separator: ",").map {
-                    String($0.trimmingASCIIWhitespace())
-                }.filter { !$0.isEmpty }
-                : tlsNames
-            options.https = HTTPSOptions(
-                port: httpsPort, certificateFile: tlsCert ?? environment["SKAN_MOCK_TLS_CERT"],
-                keyFile: tlsKey ?? environment["SKAN_MOCK_TLS_KEY"], extraNames: names,
-                stateDirectory: try StateDirectory.resolve(option: stateDir, environment: environment))
-        }
-
         let server: SKANMockServer
         do {
             server = try SKANMockServer(options: options)
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
-            throw ExitCode(2)
+            throw ExitCode(error.exitStatus)
         }
         for notice in server.notices { StandardStreams.error(notice) }
         // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
@@ -266,7 +190,7 @@ struct Serve: ParsableCommand {
             try server.start()
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
-            throw ExitCode(2)
+            throw ExitCode(error.exitStatus)
         }
         StandardStreams.output("skan-mock listening on \(server.url)")
         if let httpsURL = server.httpsURL { StandardStreams.output("skan-mock listening on \(httpsURL)") }
@@ -282,26 +206,141 @@ struct Serve: ParsableCommand {
         withExtendedLifetime(signalSources) { dispatchMain() }
     }
 
-    /// `--upstream` and its options, from the command line or the environment; nil without a URL.
-    private func resolvedUpstream(_ environment: Environment) throws -> UpstreamOptions? {
-        guard let url = upstream ?? environment["SKAN_MOCK_UPSTREAM"], !url.isEmpty else { return nil }
-        let modeName = upstreamMode ?? environment["SKAN_MOCK_UPSTREAM_MODE"] ?? "shadow"
-        guard let mode = UpstreamOptions.Mode(rawValue: modeName) else {
-            throw ValidationError("--upstream-mode \(modeName): use shadow or proxy")
-        }
-        var timeout = upstreamTimeout ?? 5
-        if upstreamTimeout == nil, let text = environment["SKAN_MOCK_UPSTREAM_TIMEOUT"] {
-            guard let seconds = Double(text) else {
-                throw ValidationError("SKAN_MOCK_UPSTREAM_TIMEOUT must be a number of seconds, not '\(text)'")
+    /// The command line over the environment, every value checked here, so a mistake is one line
+    /// naming the option or the variable it came from (configuration errors, exit status 64).
+    private func resolvedOptions(_ environment: Environment) throws(StartupError) -> ServerOptions {
+        var options = ServerOptions()
+        options.host = host ?? environment["SKAN_MOCK_HOST"] ?? options.host
+        let ports = "must be in 0...65535 (0 picks a free one)"
+        options.port =
+            try environment.integer(port, "--port", "SKAN_MOCK_PORT", in: 0...65535, ports) ?? options.port
+        options.modelPath = model ?? environment["SKAN_MOCK_MODEL"]
+        options.logPath = log ?? environment["SKAN_MOCK_LOG"]
+        let positive = "must be at least 1"
+        options.journalSize =
+            try environment.integer(journalSize, "--journal-size", "SKAN_MOCK_JOURNAL_SIZE", in: 1...Int.max, positive)
+            ?? options.journalSize
+        if let (text, source) = environment.text(journalBytes, "--journal-bytes", "SKAN_MOCK_JOURNAL_BYTES") {
+            guard let bytes = Self.byteCount(text), bytes >= 64 << 10 else {
+                throw StartupError(.configuration, "\(source) \(text): give a size of at least 64K, e.g. 64M or 1G")
             }
-            timeout = seconds
+            options.journalBytes = bytes
         }
-        let ca = upstreamCa ?? environment["SKAN_MOCK_UPSTREAM_CA"]
+        options.deviceCapacity =
+            try environment.integer(
+                deviceCapacity, "--device-capacity", "SKAN_MOCK_DEVICE_CAPACITY", in: 1...Int.max, positive)
+            ?? options.deviceCapacity
+        options.limits.maxConnections =
+            try environment.integer(
+                maxConnections, "--max-connections", "SKAN_MOCK_MAX_CONNECTIONS", in: 1...Int.max, positive)
+            ?? options.limits.maxConnections
+        options.strict = strict || environment.flag("SKAN_MOCK_STRICT")
+        // An empty --admin-token means no token, as an empty SKAN_MOCK_ADMIN_TOKEN does: a script's
+        // `--admin-token "$SKAN_MOCK_ADMIN_TOKEN"` with the variable unset must not lock the admin API.
+        options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
+        if options.adminToken?.isEmpty == true {
+            options.adminToken = nil
+            StandardStreams.error(
+                "skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)"
+            )
+        }
+        options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
+        options.resume = resume || environment.flag("SKAN_MOCK_RESUME")
+        options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
+        let century = Int(ServerOptions.maxClockOffsetSeconds)
+        options.clockOffsetSeconds = Int64(
+            try environment.integer(
+                clockOffset, "--clock-offset", "SKAN_MOCK_CLOCK_OFFSET", in: -century...century,
+                "is more than 100 years (\(century) s) from the real time") ?? 0)
+        let routeSource = routes.isEmpty ? "SKAN_MOCK_ROUTES" : "--route"
         do {
-            return try UpstreamOptions(
-                baseURL: url, mode: mode, timeoutSeconds: timeout, caFile: ca.flatMap { $0.isEmpty ? nil : $0 })
+            options.routes =
+                routes.isEmpty
+                ? try RouteAlias.parseList(environment["SKAN_MOCK_ROUTES"] ?? "")
+                : try routes.map { route throws(RouteAlias.ParseError) in try RouteAlias(parsing: route) }
         } catch {
-            throw ValidationError(error.description)
+            throw StartupError(.configuration, error.description)
+        }
+        if let conflict = RouteAlias.conflict(in: options.routes, source: routeSource) {
+            throw StartupError(.configuration, conflict)
+        }
+        options.upstream = try resolvedUpstream(environment)
+        options.replayPath = replay ?? environment["SKAN_MOCK_REPLAY"]
+
+        let certificate = tlsCert ?? environment["SKAN_MOCK_TLS_CERT"]
+        let key = tlsKey ?? environment["SKAN_MOCK_TLS_KEY"]
+        if (certificate == nil) != (key == nil) {
+            throw StartupError(
+                .configuration,
+                "--tls-cert and --tls-key go together (SKAN_MOCK_TLS_CERT and SKAN_MOCK_TLS_KEY): give both, or neither (a local CA then issues the certificate)"
+            )
+        }
+        if let httpsPort = try environment.integer(
+            httpsPort, "--https-port", "SKAN_MOCK_HTTPS_PORT", in: 0...65535, ports)
+        {
+            let names =
+                tlsNames.isEmpty
+                ? (environment["SKAN_MOCK_TLS_NAMES"] ?? "").split(separator: ",").map {
+                    String($0.trimmingASCIIWhitespace())
+                }.filter { !$0.isEmpty }
+                : tlsNames
+            let stateDirectory: String
+            do {
+                stateDirectory = try StateDirectory.resolve(option: stateDir, environment: environment)
+            } catch {
+                throw StartupError(.configuration, "\(error)")
+            }
+            options.https = HTTPSOptions(
+                port: httpsPort, certificateFile: certificate, keyFile: key, extraNames: names,
+                stateDirectory: stateDirectory)
+        }
+        return options
+    }
+
+    /// `--upstream` and its options, from the command line or the environment; nil without a URL.
+    /// Its options without it are refused: they would quietly do nothing.
+    private func resolvedUpstream(_ environment: Environment) throws(StartupError) -> UpstreamOptions? {
+        let mode = environment.text(upstreamMode, "--upstream-mode", "SKAN_MOCK_UPSTREAM_MODE")
+        let timeout = environment.text(
+            upstreamTimeout.map { "\($0)" }, "--upstream-timeout", "SKAN_MOCK_UPSTREAM_TIMEOUT")
+        let ca = environment.text(
+            upstreamCa.flatMap { $0.isEmpty ? nil : $0 }, "--upstream-ca", "SKAN_MOCK_UPSTREAM_CA")
+        guard let (url, urlSource) = environment.text(upstream, "--upstream", "SKAN_MOCK_UPSTREAM") else {
+            if let (value, source) = mode ?? timeout ?? ca {
+                throw StartupError(
+                    .configuration,
+                    "\(source) \(value) needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
+                )
+            }
+            return nil
+        }
+        let chosenMode: UpstreamOptions.Mode
+        if let (name, source) = mode {
+            guard let known = UpstreamOptions.Mode(rawValue: name) else {
+                throw StartupError(.configuration, "\(source) \(name): use shadow or proxy")
+            }
+            chosenMode = known
+        } else {
+            chosenMode = .shadow
+        }
+        var seconds = 5.0
+        if let (text, source) = timeout {
+            guard let value = Double(text) else {
+                throw StartupError(.configuration, "\(source) \(text): give a number of seconds, e.g. 5 or 0.5")
+            }
+            seconds = value
+        }
+        do {
+            return try UpstreamOptions(baseURL: url, mode: chosenMode, timeoutSeconds: seconds, caFile: ca?.0)
+        } catch {
+            // The options' own messages name the flags; say the variable when it came from one.
+            var line = error.description
+            for (flag, source) in [("--upstream-timeout ", timeout?.1), ("--upstream ", urlSource)] {
+                if let source, source.hasPrefix("SKAN_MOCK_"), line.hasPrefix(flag) {
+                    line = source + " " + line.dropFirst(flag.count)
+                }
+            }
+            throw StartupError(.configuration, line)
         }
     }
 
@@ -314,14 +353,5 @@ struct Serve: ParsableCommand {
             return value * unit
         }
         return Int(text).flatMap { $0 >= 0 ? $0 : nil }
-    }
-
-    private func resolvedHTTPSPort() throws -> Int? {
-        if let httpsPort { return httpsPort }
-        return try Environment().integer("SKAN_MOCK_HTTPS_PORT")
-    }
-
-    private func resolvedPort() -> Int? {
-        port ?? Environment()["SKAN_MOCK_PORT"].flatMap { Int($0) }
     }
 }

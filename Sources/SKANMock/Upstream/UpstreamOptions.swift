@@ -21,6 +21,16 @@ public struct UpstreamOptions: Sendable, Equatable {
         public let description: String
     }
 
+    /// The host as written in the URL, without IPv6 brackets, and the port (80 or 443 when the
+    /// URL gives none): what start-up compares with its own listeners.
+    public let host: String
+    public let port: Int
+    /// Whether the URL is `https://`, the only scheme `--upstream-ca` means anything for.
+    public var isHTTPS: Bool { baseURL.hasPrefix("https://") }
+
+    /// The smallest timeout libcurl can keep: it counts whole milliseconds, and 0 means none.
+    public static let minimumTimeoutSeconds = 0.001
+
     public init(baseURL: String, mode: Mode = .shadow, timeoutSeconds: Double = 5, caFile: String? = nil)
         throws(ParseError)
     {
@@ -31,21 +41,78 @@ public struct UpstreamOptions: Sendable, Equatable {
             throw ParseError(description: "--upstream \(baseURL): expected http://HOST[:PORT] or https://HOST[:PORT]")
         }
         let rest = base.dropFirst(scheme.count)
-        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains(" "),
-            !rest.contains("@")
+        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains("@")
         else {
             throw ParseError(
                 description:
                     "--upstream \(baseURL): give the service's base only (scheme, host, port), e.g. https://sdk-api-v1.singular.net; the request's own path is added"
             )
         }
-        guard timeoutSeconds > 0, timeoutSeconds <= 60 else {
+        let (host, port): (String, Int)
+        do {
+            (host, port) = try Self.authority(rest, defaultPort: scheme == "https://" ? 443 : 80)
+        } catch {
+            throw ParseError(description: "--upstream \(baseURL): \(error.description)")
+        }
+        guard timeoutSeconds.isFinite, timeoutSeconds >= Self.minimumTimeoutSeconds, timeoutSeconds <= 60 else {
             throw ParseError(
-                description: "--upstream-timeout \(timeoutSeconds): must be more than 0 and at most 60 seconds")
+                description:
+                    "--upstream-timeout \(timeoutSeconds): must be at least 0.001 (1 ms, the least libcurl can keep) and at most 60 seconds"
+            )
         }
         self.baseURL = base
         self.mode = mode
         self.timeoutSeconds = timeoutSeconds
         self.caFile = caFile
+        self.host = host
+        self.port = port
+    }
+
+    /// `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT`, checked as libcurl would read it, so a URL
+    /// it would refuse at the first request is refused at start.
+    static func authority(_ text: Substring, defaultPort: Int) throws(ParseError) -> (String, Int) {
+        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
+            let shown = bad == " " ? "a space" : "the character U+\(String(bad.value, radix: 16, uppercase: true))"
+            throw ParseError(description: "\(shown) has no place in a host name")
+        }
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else {
+                throw ParseError(description: "an IPv6 address opened with [ is not closed with ]")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw ParseError(description: "expected :PORT after ]") }
+                portText = after.dropFirst()
+            }
+            guard host.contains(":"), host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                throw ParseError(description: "[\(host)] is not an IPv6 address")
+            }
+        } else {
+            let colons = text.filter { $0 == ":" }.count
+            guard colons <= 1 else {
+                throw ParseError(description: "an IPv6 address goes in brackets, e.g. http://[::1]:8080")
+            }
+            if let colon = text.firstIndex(of: ":") {
+                host = text[..<colon]
+                portText = text[text.index(after: colon)...]
+            } else {
+                host = text
+            }
+            guard host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else {
+                throw ParseError(description: "\(host) is not a host name")
+            }
+        }
+        guard !host.isEmpty else { throw ParseError(description: "the host is missing") }
+        guard let portText else { return (String(host), defaultPort) }
+        guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ParseError(description: "the port \"\(portText)\" is not a number")
+        }
+        guard portText.count <= 5, let port = Int(portText), (1...65535).contains(port) else {
+            throw ParseError(description: "port \(portText) is outside 1...65535")
+        }
+        return (String(host), port)
     }
 }

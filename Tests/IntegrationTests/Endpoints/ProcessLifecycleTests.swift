@@ -171,7 +171,7 @@ struct ProcessLifecycleTests {
             message: "--route /v2/x=evt and --route /v2/x=skan3 both claim /v2/x"),
         RouteConflictCase(
             environment: ["SKAN_MOCK_ROUTES": "/v2/x=evt,/v2/x=skan3?a=K"],
-            message: "--route /v2/x=evt and --route /v2/x=skan3?a=K both claim /v2/x")
+            message: "SKAN_MOCK_ROUTES: /v2/x=evt and /v2/x=skan3?a=K both claim /v2/x")
     ])
     func routeConflictsStopTheStart(_ conflict: RouteConflictCase) throws {
         let (arguments, environment, message) = (conflict.arguments, conflict.environment, conflict.message)

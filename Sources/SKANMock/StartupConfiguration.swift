@@ -1,0 +1,70 @@
+import SKANDomain
+
+/// The first stage of start-up: options that cannot work, alone or together, refused before any
+/// file is read or port bound, each in one line naming the option and why. Pure, so every refusal
+/// is tested without a file or a socket.
+enum StartupConfiguration {
+    typealias StartupError = SKANMockServer.StartupError
+
+    /// `localAddresses`: this machine's interface addresses, for an upstream named by one of them.
+    static func check(_ options: ServerOptions, localAddresses: [String] = []) throws(StartupError) {
+        guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
+            throw StartupError(
+                .configuration,
+                "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"
+            )
+        }
+        if let conflict = RouteAlias.conflict(in: options.routes) { throw StartupError(.configuration, conflict) }
+        if options.resume && (options.logPath == nil || options.logPath == "-") {
+            throw StartupError(
+                .configuration, "--resume reads the journal back from its --log file: give --log FILE")
+        }
+        if let https = options.https, https.port != 0, https.port == options.port {
+            throw StartupError(.configuration, "--https-port \(https.port) is --port's too: give each its own port")
+        }
+        guard let upstream = options.upstream else { return }
+        if options.replayPath != nil {
+            throw StartupError(
+                .configuration,
+                "--replay and --upstream do not go together: replay answers from a recording of the upstream, without it"
+            )
+        }
+        if let ca = upstream.caFile, !upstream.isHTTPS {
+            throw StartupError(
+                .configuration,
+                "--upstream-ca \(ca): the upstream \(upstream.baseURL) is plain HTTP, which has no certificate to check; use an https:// upstream or drop --upstream-ca"
+            )
+        }
+        let ports = [options.port] + (options.https.map { [$0.port] } ?? [])
+        try notItself(
+            upstream, listenHost: options.host, ports: ports.filter { $0 != 0 }, localAddresses: localAddresses)
+    }
+
+    /// Refuses an upstream that is one of this server's own listeners (`ports` once bound, or as
+    /// configured): every request would be sent to itself, without end.
+    static func notItself(
+        _ upstream: UpstreamOptions, listenHost: String, ports: [Int], localAddresses: [String]
+    ) throws(StartupError) {
+        guard
+            OwnListenerCheck.reaches(
+                host: upstream.host, port: upstream.port, listenHost: listenHost, ports: ports,
+                localAddresses: localAddresses)
+        else { return }
+        throw StartupError(
+            .upstream,
+            "--upstream \(upstream.baseURL) is this server itself (it listens on \(listenHost.contains(":") ? "[\(listenHost)]" : listenHost):\(upstream.port)): every request would be sent on to itself without end; give the real service's URL"
+        )
+    }
+
+    /// The `--upstream-ca` file's bytes checked as PEM: a file of another kind (DER, a key, a
+    /// typo'd path to something else) would fail every HTTPS exchange, each with a vaguer reason.
+    static func checkCertificateAuthority(path: String, bytes: [UInt8]) throws(StartupError) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains("-----BEGIN CERTIFICATE-----"), text.contains("-----END CERTIFICATE-----") else {
+            throw StartupError(
+                .upstream,
+                "--upstream-ca \(path): not a PEM certificate (no -----BEGIN CERTIFICATE----- block); give the CA's certificate in PEM"
+            )
+        }
+    }
+}
