@@ -198,7 +198,12 @@ public final class UpstreamClient: Sendable {
             skan_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
             skan_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
             skan_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
-            if let caFile { skan_curl_setopt_string(easy, CURLOPT_CAINFO, caFile) }
+            if let caFile {
+                // The file replaces the system's trust store: without clearing the CA folder too,
+                // libcurl would still trust every system CA beside it.
+                skan_curl_setopt_string(easy, CURLOPT_CAINFO, caFile)
+                skan_curl_setopt_string(easy, CURLOPT_CAPATH, nil)
+            }
             switch request.method {
             case "GET": skan_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)
             case "HEAD": skan_curl_setopt_long(easy, CURLOPT_NOBODY, 1)
