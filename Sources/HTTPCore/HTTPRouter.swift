@@ -52,6 +52,12 @@ public struct HTTPRouter: HTTPResponder {
         writer.send(response)
     }
 
+    /// Whether a route is registered for `path`, whatever its method.
+    public func handles(_ path: Substring) -> Bool {
+        var parameters = HTTPRouteParameters()
+        return literal[String(path)] != nil || match(String(path), into: &parameters) != nil
+    }
+
     private func match(_ path: String, into parameters: inout HTTPRouteParameters) -> [HTTPMethod: Handler]? {
         let parts = Self.split(path)
         candidates: for pattern in patterns where pattern.segments.count == parts.count {

@@ -4,11 +4,23 @@ public enum SKANResponse {
     /// `{"status":"ok"}`: nothing to update.
     public static func ok() -> [UInt8] { Array(#"{"status":"ok"}"#.utf8) }
 
-    /// `{"status":"error","reason":"..."}`.
-    public static func error(_ reason: String) -> [UInt8] {
+    /// `{"status":"error","reason":"..."}`, with `"problems":[{"path":..,"reason":..}]` for a
+    /// rejected model: the one error body of the service and of the admin API.
+    public static func error(_ reason: String, problems: [(path: String, reason: String)] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 64 + reason.utf8.count)
         w.raw(#"{"status":"error","reason":"#)
         w.write(reason)
+        if !problems.isEmpty {
+            w.raw(#","problems":["#)
+            for (index, problem) in problems.enumerated() {
+                w.raw(index == 0 ? #"{"path":"# : #",{"path":"#)
+                w.write(problem.path)
+                w.raw(#","reason":"#)
+                w.write(problem.reason)
+                w.raw("}")
+            }
+            w.raw("]")
+        }
         w.raw("}")
         return w.bytes
     }

@@ -1,24 +1,19 @@
 import HTTPCore
 
 /// With `--admin-token`, admin calls need `Authorization: Bearer <token>`; Singular's endpoints
-/// stay open, as an app under test cannot be taught to send a token.
-struct AdminAuthorization: HTTPResponder {
+/// stay open, as an app under test cannot be taught to send a token. `AdminRouteGroup` asks it for
+/// every admin route that is not open.
+struct AdminAuthorization: Sendable {
     let token: String
-    let next: any HTTPResponder
 
-    func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
-        if request.path.hasPrefix("/__admin") && !ConsoleRoutes.isPublic(request.path)
-            && !PhoneRoutes.paths.contains(request.path) && !authorized(request)
-        {
-            var response = HTTPResponse.jsonError("missing or wrong admin token", status: .unauthorized)
-            response.headers.set("WWW-Authenticate", "Bearer realm=\"skan-mock admin\"")
-            writer.send(response)
-            return
-        }
-        next.respond(to: request, writer: writer)
+    /// The answer to a call without the right token.
+    static var refusal: HTTPResponse {
+        var response = HTTPResponse.jsonError("missing or wrong admin token", status: .unauthorized)
+        response.headers.set("WWW-Authenticate", "Bearer realm=\"skan-mock admin\"")
+        return response
     }
 
-    private func authorized(_ request: HTTPRequest) -> Bool {
+    func admits(_ request: HTTPRequest) -> Bool {
         guard let value = request.headers["Authorization"] else {
             // EventSource cannot send headers: the event stream alone takes `?token=`.
             guard request.path == "/__admin/events",

@@ -104,13 +104,12 @@ public final class SKANMockServer: Sendable {
         limits.maxConnections = budget.maxConnections
         var notices = budget.notice.map { [$0] } ?? []
 
-        var router = HTTPRouter(errorRenderer: .singular)
-        AdminRouteGroup.register(AdminRouteGroup.collections(context), on: &router)
-        ConsoleRoutes().register(on: &router)
-        EventsRoute(context: context).register(on: &router)
-        PhoneRoutes(https: https, ports: ports, listeningHost: options.host).register(on: &router)
         let guardian = AdminGuard(
             listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
+        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
+        admin.register(
+            AdminRouteGroup.collections(
+                context, phone: PhoneRoutes(https: https, ports: ports, listeningHost: options.host)))
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resumeNotes
         if let replay {
@@ -120,13 +119,8 @@ public final class SKANMockServer: Sendable {
         }
         notices += https?.notes ?? []
         self.notices = notices
-        // An empty token is no token: nothing could ever match it but an empty Bearer.
-        let admin: any HTTPResponder =
-            options.adminToken.flatMap { $0.isEmpty ? nil : $0 }.map {
-                AdminAuthorization(token: $0, next: router) as any HTTPResponder
-            } ?? router
         let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
-        let responder = AppResponder(admin: admin, singular: singular, guardian: guardian)
+        let responder = AppResponder(admin: admin, singular: singular)
         self.responder = responder
         var plain = HTTPServer.Configuration(
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)

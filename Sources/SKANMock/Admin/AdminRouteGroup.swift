@@ -8,30 +8,86 @@ protocol AdminRouteCollection: Sendable {
     func register(on group: inout AdminRouteGroup)
 }
 
-/// Routes under `/__admin`: the prefix is written once, here.
-struct AdminRouteGroup {
+/// The admin side of the server, one door for every route of it: the admin API under `/__admin`,
+/// the console and the phone set-up. Each request passes the `AdminGuard` (DNS rebinding, other
+/// origins, other machines), then the token when one is set, unless its route was registered as
+/// open (the console's pages and the phone set-up, which reveal nothing a token protects). Routes
+/// are registered through the group, so none can skip either check.
+struct AdminRouteGroup: HTTPResponder {
     static let prefix = "/__admin"
 
-    private(set) var router: HTTPRouter
+    /// Paths outside `/__admin` that the console serves.
+    static let pages: Set<Substring> = ["/", "/favicon.ico"]
+
+    /// Who may call a route.
+    enum Access {
+        /// Behind the token, when one is set.
+        case token
+        /// Without the token: the console's page and assets, the phone set-up.
+        case open
+    }
+
+    private var router = HTTPRouter(errorRenderer: .singular)
+    /// The open routes again, only to tell whether a request is for one.
+    private var openRoutes = HTTPRouter()
+    let guardian: AdminGuard
+    let authorization: AdminAuthorization?
+
+    /// `token`: `--admin-token`; nil or empty means none.
+    init(guardian: AdminGuard, token: String?) {
+        self.guardian = guardian
+        authorization = token.flatMap { $0.isEmpty ? nil : AdminAuthorization(token: $0) }
+    }
 
     /// Registers `handler` for `method` on `/__admin` + `path`.
-    mutating func on(_ method: HTTPMethod, _ path: String, handler: @escaping HTTPRouter.Handler) {
-        router.on(method, Self.prefix + path, handler: handler)
+    mutating func on(
+        _ method: HTTPMethod, _ path: String, access: Access = .token, handler: @escaping HTTPRouter.Handler
+    ) {
+        add(method, Self.prefix + path, access, handler)
     }
 
-    /// Registers every collection on `router` under `/__admin`.
-    static func register(_ collections: [any AdminRouteCollection], on router: inout HTTPRouter) {
-        var group = AdminRouteGroup(router: router)
-        for collection in collections { collection.register(on: &group) }
-        router = group.router
+    /// Registers one of the console's `pages` (open, outside `/__admin`).
+    mutating func page(_ path: Substring, handler: @escaping HTTPRouter.Handler) {
+        precondition(Self.pages.contains(path), "\(path) is not one of the console's pages")
+        add(.get, String(path), .open, handler)
     }
 
-    /// The admin API's collections, in the order the README lists them.
-    static func collections(_ context: AppContext) -> [any AdminRouteCollection] {
+    private mutating func add(
+        _ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping HTTPRouter.Handler
+    ) {
+        router.on(method, path, handler: handler)
+        if access == .open { openRoutes.on(method, path, handler: handler) }
+    }
+
+    /// Registers every collection.
+    mutating func register(_ collections: [any AdminRouteCollection]) {
+        for collection in collections { collection.register(on: &self) }
+    }
+
+    func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
+        if let refusal = guardian.refusal(for: request) {
+            writer.send(refusal)
+            return
+        }
+        if let authorization, !openRoutes.handles(request.path), !authorization.admits(request) {
+            writer.send(AdminAuthorization.refusal)
+            return
+        }
+        router.respond(to: request, writer: writer)
+    }
+
+    /// The admin side's paths, never journaled: `/__admin` and under it, and the console's pages.
+    static func isAdmin(_ path: Substring) -> Bool {
+        path == prefix || path.hasPrefix(prefix + "/") || pages.contains(path)
+    }
+
+    /// The admin API's collections, in the order the README lists them, then the console's.
+    static func collections(_ context: AppContext, phone: PhoneRoutes) -> [any AdminRouteCollection] {
         [
             HealthRoutes(context: context), JournalRoutes(context: context), ReportRoutes(context: context),
             DeviceRoutes(context: context), ModelRoutes(context: context), FaultRoutes(context: context),
-            ClockRoutes(context: context), ResetRoute(context: context)
+            ClockRoutes(context: context), ResetRoute(context: context), ConsoleRoutes(),
+            EventsRoute(context: context), phone
         ]
     }
 }
@@ -44,14 +100,12 @@ enum AdminResponse {
         .json(JSONWriter.serialize(value), status: status)
     }
 
-    /// A 400 listing every problem of a rejected model or fault list.
+    /// A 400 listing every problem of a rejected model or fault list: the error body every other
+    /// refusal has, with `problems` added.
     static func problems(_ error: ModelError) -> HTTPResponse {
-        let problems = error.problems.map {
-            JSONValue.object([JSONMember("path", .string($0.path)), JSONMember("reason", .string($0.reason))])
-        }
-        return json(
-            ["status": "error", "reason": .string(error.description), "problems": .array(problems)], status: .badRequest
-        )
+        .json(
+            SKANResponse.error(error.description, problems: error.problems.map { ($0.path, $0.reason) }),
+            status: .badRequest)
     }
 
     /// `body`'s answer for the request's journal filter, or the 400 that names what is wrong with it.

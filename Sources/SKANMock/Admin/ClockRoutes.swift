@@ -23,11 +23,17 @@ struct ClockRoutes: AdminRouteCollection {
     }
 
     private func move(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = try? JSONParser.parse(request.body), let members = body.objectValue, members.count == 1,
-            let member = members.first, let seconds = member.value.intValue,
-            member.key == "offset_s" || member.key == "advance_s"
+        let expected = "expected {\"offset_s\": seconds} or {\"advance_s\": seconds}"
+        let body: JSONValue
+        do {
+            body = try JSONParser.parse(request.body)
+        } catch {
+            return .jsonError("the body is not JSON (\(error.description)); \(expected)", status: .badRequest)
+        }
+        guard let members = body.objectValue, members.count == 1, let member = members.first,
+            let seconds = member.value.intValue, member.key == "offset_s" || member.key == "advance_s"
         else {
-            return .jsonError("expected {\"offset_s\": seconds} or {\"advance_s\": seconds}", status: .badRequest)
+            return .jsonError(expected, status: .badRequest)
         }
         // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow.
         let sum = context.clock.offsetSeconds.addingReportingOverflow(seconds)

@@ -4,20 +4,16 @@ import HTTPCore
 /// works offline, in Docker and on a laptop. Served without the admin token (the page asks for it
 /// and sends it on its own calls); a strict Content-Security-Policy allows scripts from the server
 /// itself only.
-struct ConsoleRoutes: Sendable {
+struct ConsoleRoutes: AdminRouteCollection {
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-    /// Paths served without the admin token: the page and what it loads.
-    static func isPublic(_ path: Substring) -> Bool {
-        path == "/" || path == "/favicon.ico" || path == "/__admin/ui" || path.hasPrefix("/__admin/ui/")
-    }
-
-    func register(on router: inout HTTPRouter) {
-        router.on(.get, "/") { _, _, writer in writer.send(Self.page(Self.file("home.html"))) }
-        router.on(.get, "/favicon.ico") { _, _, writer in writer.send(Self.asset("favicon.svg")) }
-        router.on(.get, "/__admin/ui") { _, _, writer in writer.send(Self.page(Self.file("index.html"))) }
-        router.on(.get, "/__admin/ui/{file}") { _, parameters, writer in
+    /// Open routes (no token): the page asks for the token and sends it on its own calls.
+    func register(on group: inout AdminRouteGroup) {
+        group.page("/") { _, _, writer in writer.send(Self.page(Self.file("home.html"))) }
+        group.page("/favicon.ico") { _, _, writer in writer.send(Self.asset("favicon.svg")) }
+        group.on(.get, "/ui", access: .open) { _, _, writer in writer.send(Self.page(Self.file("index.html"))) }
+        group.on(.get, "/ui/{file}", access: .open) { _, parameters, writer in
             // Only the committed files: the name is a key, never a path on disk.
             let name = parameters["file"] ?? ""
             guard ConsoleAssets.files[name] != nil, name != "index.html", name != "home.html" else {

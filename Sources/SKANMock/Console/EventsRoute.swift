@@ -5,11 +5,11 @@ import SKANDomain
 /// wants to watch a run live (`curl -N`). Filters as `/__admin/requests` (`device`, `endpoint`,
 /// `event`, `has_issues`, `window`, `since_id`); `token` stands in for the `Authorization` header,
 /// which `EventSource` cannot send.
-struct EventsRoute: Sendable {
+struct EventsRoute: AdminRouteCollection {
     let context: AppContext
 
-    func register(on router: inout HTTPRouter) {
-        router.on(.get, "/__admin/events") { request, _, writer in open(request, writer) }
+    func register(on group: inout AdminRouteGroup) {
+        group.on(.get, "/events") { request, _, writer in open(request, writer) }
     }
 
     private func open(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {

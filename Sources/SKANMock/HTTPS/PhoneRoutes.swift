@@ -16,22 +16,23 @@ final class ListeningPorts: Sendable {
 
 /// Phone set-up for HTTPS: the CA certificate, an iOS profile that installs it, and a page with
 /// the steps and QR codes. Served without the admin token (they reveal only the public CA).
-struct PhoneRoutes: Sendable {
+struct PhoneRoutes: AdminRouteCollection {
     let https: HTTPSService?
     let ports: ListeningPorts
     let listeningHost: String
 
-    static let paths: Set<Substring> = ["/__admin/ca.pem", "/__admin/ca.mobileconfig", "/__admin/phone"]
+    /// Under `/__admin`, open: they reveal only the public CA.
+    static let paths = ["/ca.pem", "/ca.mobileconfig", "/phone"]
 
-    func register(on router: inout HTTPRouter) {
+    func register(on group: inout AdminRouteGroup) {
         #if SKAN_MOCK_TLS
-            router.on(.get, "/__admin/ca.pem") { _, _, writer in
+            group.on(.get, "/ca.pem", access: .open) { _, _, writer in
                 writer.send(
                     answer { phone in
                         Self.text(phone.caPEM, type: PhoneSetup.caPEMContentType)
                     })
             }
-            router.on(.get, "/__admin/ca.mobileconfig") { _, _, writer in
+            group.on(.get, "/ca.mobileconfig", access: .open) { _, _, writer in
                 writer.send(
                     answer { phone in
                         var response = Self.text(phone.mobileconfig, type: PhoneSetup.mobileconfigContentType)
@@ -40,7 +41,7 @@ struct PhoneRoutes: Sendable {
                         return response
                     })
             }
-            router.on(.get, "/__admin/phone") { _, _, writer in
+            group.on(.get, "/phone", access: .open) { _, _, writer in
                 writer.send(
                     answer { phone in
                         var response = Self.text(
@@ -54,7 +55,9 @@ struct PhoneRoutes: Sendable {
                     })
             }
         #else
-            for path in Self.paths { router.on(.get, String(path)) { _, _, writer in writer.send(Self.httpsOff) } }
+            for path in Self.paths {
+                group.on(.get, path, access: .open) { _, _, writer in writer.send(Self.httpsOff) }
+            }
         #endif
     }
 
