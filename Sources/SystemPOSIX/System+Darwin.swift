@@ -1,8 +1,9 @@
 #if canImport(Darwin)
     import Darwin
 
-    // The system calls on macOS, written from Apple's headers and man pages. `System+Glibc.swift` has
-    // the same functions for Linux; keep the two sets equal (PortabilityTests checks it). Where Linux
+    // What macOS spells differently from Linux, and only that, written from Apple's headers and man
+    // pages. `System+Glibc.swift` has the same functions for Linux; keep the two sets equal
+    // (PortabilityTests checks it); what both spell alike is written once, in the other System files. Where Linux
     // has a one-call form macOS lacks: `accept4` is `accept` + `fcntl`, `SOCK_CLOEXEC`/`SOCK_NONBLOCK`
     // are `fcntl` after `socket`, and `MSG_NOSIGNAL` is `SO_NOSIGPIPE` set once on the socket.
 
@@ -43,31 +44,11 @@
             }
         }
 
-        /// Small answers must not wait for Nagle's algorithm.
-        public static func setNoDelay(_ fd: Int32) {
-            setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        }
-
-        /// The port a socket is bound to (after binding to port 0).
-        public static func localPort(_ fd: Int32) -> Int {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            _ = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return address(storage).port
-        }
-
         /// Sends; SIGPIPE is off for the socket (`SO_NOSIGPIPE`, set by `accept` and `connect`).
         public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<
             Int
         > {
             try syscall("send") { Darwin.send(fd, bytes, count, 0) }
-        }
-
-        /// Shuts our sending side (a FIN), leaving the socket readable.
-        public static func shutdownWrite(_ fd: Int32) {
-            _ = Darwin.shutdown(fd, SHUT_WR)
         }
 
         // MARK: - Files
@@ -101,45 +82,8 @@
 
         // MARK: - Process
 
-        /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`, in Darwin's `clock_gettime` since macOS 10.12).
-        public static func realtimeMilliseconds() -> Int64 {
-            var ts = timespec()
-            _ = clock_gettime(CLOCK_REALTIME, &ts)
-            return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-        }
-
-        /// The variable's value, or nil when unset.
-        public static func environment(_ name: String) -> String? {
-            guard let value = getenv(name) else { return nil }
-            return String(cString: value)
-        }
-
-        /// Sets `signal` to be ignored (so that a dispatch source can take it, or a dead peer cannot kill us).
-        public static func ignore(_ signal: ProcessSignal) {
-            _ = Darwin.signal(signal.number, SIG_IGN)
-        }
-
-        /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
-        /// the journal log handles, instead of ending the process.
-        public static func ignoreFileSizeLimit() {
-            _ = Darwin.signal(SIGXFSZ, SIG_IGN)
-        }
-
-        /// Ignores SIGPIPE process-wide: a reader that vanishes must cost an EPIPE, not the process.
-        public static func ignoreBrokenPipe() {
-            _ = Darwin.signal(SIGPIPE, SIG_IGN)
-        }
-
         /// glibc's per-thread arenas have no macOS counterpart to limit: nothing to do.
         public static func useOneMallocArena() {}
-
-        public static func sleep(microseconds: UInt32) {
-            _ = usleep(microseconds)
-        }
-
-        public static func exit(_ code: Int32) -> Never {
-            Darwin.exit(code)
-        }
     }
 
     /// The poller backend on Darwin: kqueue.

@@ -2,9 +2,11 @@
     import CSystemLinux
     import Glibc
 
-    // The system calls on Linux (glibc). Its macOS twin is `System+Darwin.swift`, the same functions
-    // under `#if canImport(Darwin)` (one file per platform, as FlyingFox does); keep the two sets equal
-    // (PortabilityTests checks it).
+    // What Linux (glibc) spells differently from macOS, and only that: making and accepting sockets
+    // with their flags, SIGPIPE on send, the file times, the rlimit call, malloc arenas and the
+    // epoll backend. Its macOS twin is `System+Darwin.swift`, the same functions under
+    // `#if canImport(Darwin)` (one file per platform, as FlyingFox does); keep the two sets equal
+    // (PortabilityTests checks it). What both spell alike is written once, in the other System files.
 
     extension System {
         // MARK: - Sockets
@@ -38,31 +40,11 @@
             }
         }
 
-        /// Small answers must not wait for Nagle's algorithm.
-        public static func setNoDelay(_ fd: Int32) {
-            setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        }
-
-        /// The port a socket is bound to (after binding to port 0).
-        public static func localPort(_ fd: Int32) -> Int {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            _ = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return address(storage).port
-        }
-
         /// Sends without raising SIGPIPE on a vanished peer (`MSG_NOSIGNAL`).
         public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) throws(SystemError) -> IOResult<
             Int
         > {
             try syscall("send") { Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL)) }
-        }
-
-        /// Shuts our sending side (a FIN), leaving the socket readable.
-        public static func shutdownWrite(_ fd: Int32) {
-            _ = Glibc.shutdown(fd, Int32(SHUT_WR))
         }
 
         // MARK: - Files
@@ -95,49 +77,12 @@
 
         // MARK: - Process
 
-        /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`).
-        public static func realtimeMilliseconds() -> Int64 {
-            var ts = timespec()
-            _ = clock_gettime(CLOCK_REALTIME, &ts)
-            return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-        }
-
-        /// The variable's value, or nil when unset.
-        public static func environment(_ name: String) -> String? {
-            guard let value = getenv(name) else { return nil }
-            return String(cString: value)
-        }
-
-        /// Sets `signal` to be ignored (so that a dispatch source can take it, or a dead peer cannot kill us).
-        public static func ignore(_ signal: ProcessSignal) {
-            _ = Glibc.signal(signal.number, SIG_IGN)
-        }
-
-        /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
-        /// the journal log handles, instead of ending the process.
-        public static func ignoreFileSizeLimit() {
-            _ = Glibc.signal(SIGXFSZ, SIG_IGN)
-        }
-
-        /// Ignores SIGPIPE process-wide: a reader that vanishes must cost an EPIPE, not the process.
-        public static func ignoreBrokenPipe() {
-            _ = Glibc.signal(SIGPIPE, SIG_IGN)
-        }
-
         /// One malloc arena for the whole process. glibc gives each thread that allocates an arena of
         /// its own; with the event loops allocating journal entries that other threads free, 10,000
         /// kept entries then spread over several arenas and resident memory grows with fragmentation
         /// (measured: 64-70 MiB after 200,000 requests instead of 47-48 MiB, at the same throughput).
         public static func useOneMallocArena() {
             _ = CSystemLinux_limit_malloc_arenas(1)
-        }
-
-        public static func sleep(microseconds: UInt32) {
-            _ = usleep(microseconds)
-        }
-
-        public static func exit(_ code: Int32) -> Never {
-            Glibc.exit(code)
         }
     }
 

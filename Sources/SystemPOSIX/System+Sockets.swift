@@ -9,6 +9,26 @@
 // SO_NOSIGPIPE after it on macOS), is `System.openSocket` in each platform's file.
 
 extension System {
+    /// Small answers must not wait for Nagle's algorithm.
+    public static func setNoDelay(_ fd: Int32) {
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    }
+
+    /// The port a socket is bound to (after binding to port 0).
+    public static func localPort(_ fd: Int32) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return address(storage).port
+    }
+
+    /// Shuts our sending side (a FIN), leaving the socket readable.
+    public static func shutdownWrite(_ fd: Int32) {
+        shutdownSocket(fd, Int32(SHUT_WR))
+    }
+
     /// A listening TCP socket bound to `host:port` (port 0 picks a free one), non-blocking and
     /// close-on-exec. Tries each address `getaddrinfo` gives, like every server does.
     public static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> Int32 {
@@ -74,4 +94,8 @@ private func bindAndListen(_ fd: Int32, _ info: addrinfo, backlog: Int32) -> Sys
 
 private func connectSocket(_ fd: Int32, _ info: addrinfo) -> SystemError? {
     connect(fd, info.ai_addr, info.ai_addrlen) == 0 ? nil : SystemError(code: errno, function: "connect")
+}
+
+private func shutdownSocket(_ fd: Int32, _ how: Int32) {
+    _ = shutdown(fd, how)
 }

@@ -8,6 +8,13 @@
 extension System {
     // MARK: - Time
 
+    /// Milliseconds since the Unix epoch (`CLOCK_REALTIME`; in Darwin's `clock_gettime` since macOS 10.12).
+    public static func realtimeMilliseconds() -> Int64 {
+        var ts = timespec()
+        _ = clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
     /// Seconds since the Unix epoch (`time`).
     public static func nowSeconds() -> Int {
         Int(time(nil))
