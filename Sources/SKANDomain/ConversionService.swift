@@ -8,25 +8,20 @@ import Synchronization
 /// ```
 /// let model = try ConversionModel.parse(bytes: fileBytes, source: "config/revenue.json") // throws ModelError
 /// // or ConversionModel.builtIn (config/singular-testing.json, compiled in)
-/// let service = ConversionService(model: model, clock: clock, deviceCapacity: 100_000, strict: false) // the app's SystemClock
-/// let journal = Journal(capacity: 10_000, clock: clock, sink: mySink) // mySink: JournalSink
+/// let service = ConversionService(model: model, clock: clock, deviceCapacity: 100_000, strict: false)
 ///
 /// guard let endpoint = SKANEndpoint(path: path) else { ... }        // /api/v1/conversion_value ...
 /// let request = SKANRequest(method: "GET", path: path, remote: "127.0.0.1:53211",
 ///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...]) // decoded, query then body
 /// let outcome = service.handle(endpoint, request)   // SKANOutcome: status (200), body [UInt8], findings...
-/// // send outcome.status / outcome.body (or a fault), then:
-/// journal.record(request: request, outcome: outcome, status: sentStatus, body: sentBody,
-///                durationMicros: micros, extra: [])
+/// // commit: false answers without changing the device (a fault replaced the answer);
+/// // adopting: the answer the client really got (proxy mode); at: a past time (--resume)
+/// // send outcome.status / outcome.body (or a fault), then record it in the `Journal` (see there)
 ///
-/// // a request the service never saw (405...): journal.record(request:, outcome: nil, endpoint: .skan4, status: 405, ...)
-///
-/// service.model (.name, .source, .json for GET /__admin/model) / service.replaceModel(m) / service.resetDevices()
-/// service.deviceState("IDFV") -> JSONValue? / service.deviceCount
-/// journal.query(JournalFilter(endpoint:device:event:window:hasIssues:sinceId:limit:)) -> JournalPage
-///     (entries with pre-serialised lines, total, dropped; page.json() is the admin body)
-/// journal.count(filter) / journal.clear() / journal.size / journal.dropped / journal.lastId
-/// OffsetClock(base: clock, offsetSeconds: 0).advance(seconds:)       // "time travel"
+/// service.model (.name, .source, .json for GET /__admin/model) / service.replaceModel(m)
+/// service.device("IDFV") -> DeviceState? / service.deviceState("IDFV") -> JSONValue? / service.deviceCount
+/// service.resetDevices() / service.coverageJSON / service.resetCoverage()
+/// service.recordUpstream(outcome, matched:)          // whether the upstream answered as the model did (coverage)
 /// ```
 ///
 /// Decisions where SPEC is silent
