@@ -84,6 +84,31 @@ struct StartupRefusalTests {
         #expect(process.terminationStatus == refusal.status)
         #expect(out.isEmpty)
     }
+
+    /// Issue 30.11: the commands that read files refuse a FIFO at once (it hung them before), in
+    /// one line naming it, with exit status 2.
+    @Test(arguments: [
+        ["validate", "{FIFO}"], ["report", "{FIFO}"], ["compare", "{FIFO}"],
+        ["record", "{FIFO}", "--out", "{FIFO}.json"],
+        ["simulate", "--url", "http://127.0.0.1:9", "--scenario", "{FIFO}"]
+    ])
+    func commandsRefuseAFIFO(_ arguments: [String]) throws {
+        let files = try Files()
+        let binary = try #require(ProcessLifecycleTests.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments.map(files.fill)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = err.split(separator: "\n")
+        #expect(lines.count == 1, "\(err)")
+        #expect(err.contains(files.fifo) && err.contains("a FIFO (named pipe), not a regular file"), "\(err)")
+        #expect(process.terminationStatus == 2)
+    }
 }
 
 /// A command line (and environment) that must not start, and the line it stops with.
