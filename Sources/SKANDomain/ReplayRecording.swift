@@ -25,7 +25,7 @@ public struct ReplayRecording: Sendable {
                     reason: "not a JSON object, so not a journal entry (is this the --log file of a run?)")
             }
             guard let upstream = entry["upstream"], let status = upstream["status"]?.intValue,
-                let body = upstream["body"]?.stringValue,
+                let body = Self.body(upstream),
                 let endpoint = entry["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
                 let time = entry["time"]?.stringValue.flatMap(RFC3339.parse),
                 let key = ReplayKey(
@@ -38,8 +38,14 @@ public struct ReplayRecording: Sendable {
                 withoutDevice += 1
                 continue
             }
+            // What `--replay` would refuse is refused here, where the line is known.
+            if let problem = RecordableAnswer.problem(status: Int(clamping: status), bodyCount: body.count) {
+                throw ReplayFileError(
+                    file: source, location: "line \(n + 1)",
+                    reason: "the upstream's answer cannot be replayed: \(problem)")
+            }
             let request = ReplayFile.Request(
-                key: key, status: Int(status), body: Array(body.utf8), journalId: entry["id"]?.intValue)
+                key: key, status: Int(status), body: body, journalId: entry["id"]?.intValue)
             if let index = position[device] {
                 devices[index].requests.append(request)
             } else {
@@ -55,6 +61,12 @@ public struct ReplayRecording: Sendable {
             throw ReplayFileError(file: source, location: "", reason: reason)
         }
         file = ReplayFile(recordedFrom: source, devices: devices)
+    }
+
+    /// The upstream's body as the journal holds it: `body` (UTF-8 text) or `body_base64` (any bytes).
+    static func body(_ upstream: JSONValue) -> [UInt8]? {
+        if let text = upstream["body"]?.stringValue { return Array(text.utf8) }
+        return upstream["body_base64"]?.stringValue.flatMap(Base64.decode)
     }
 
     /// One line for the terminal: what was recorded and what was left out.

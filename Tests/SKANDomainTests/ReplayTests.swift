@@ -270,6 +270,29 @@ struct ReplayTests {
             + (upstream.map { #","upstream":\#($0)}"# } ?? "}")
     }
 
+    /// Issue 30.14: an upstream body the journal keeps as `body_base64` is recorded byte for byte;
+    /// issue 30.10: an answer `--replay` would refuse is refused when recording, naming the line.
+    @Test func recordingKeepsBytesAndRefusesWhatCannotBeReplayed() throws {
+        let bytes = line(
+            id: 1, device: "QA-1", value: 0, upstream: #"{"status":200,"body_base64":"e/8Aw30=","duration_us":10}"#)
+        let recording = try ReplayRecording(jsonLines: Array(bytes.utf8), source: "run.jsonl")
+        #expect(recording.file.devices[0].requests[0].body == [0x7B, 0xFF, 0x00, 0xC3, 0x7D])
+        #expect(try ReplayFile.parse(bytes: recording.file.text, source: "r.json") == recording.file)
+        let broken = [
+            line(id: 1, device: "QA-1", value: 0, upstream: #"{"status":200,"body":"{}","duration_us":10}"#),
+            line(id: 2, device: "QA-1", value: 1, upstream: #"{"status":999,"body":"","duration_us":10}"#)
+        ].joined(separator: "\n")
+        do {
+            _ = try ReplayRecording(jsonLines: Array(broken.utf8), source: "run.jsonl")
+            Issue.record("recorded")
+        } catch {
+            #expect(
+                error.description
+                    == "run.jsonl: line 2: the upstream's answer cannot be replayed: status 999 is not an HTTP status from 200 to 599"
+            )
+        }
+    }
+
     @Test func aJournalBecomesAReplayFile() throws {
         let journal = [
             line(
