@@ -28,9 +28,22 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         self.parameters = parameters
     }
 
-    /// Why a `--route` value cannot be used.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
+    /// Why a `--route` value cannot be used: the alias as given, why, and where it came from.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var alias: String
+        public var reason: String
+        /// `--route`, or the variable the alias came from (`SKAN_MOCK_ROUTES`).
+        public var source = "--route"
+
+        public init(alias: String, reason: String, source: String = "--route") {
+            self.alias = alias
+            self.reason = reason
+            self.source = source
+        }
+
+        public var description: String {
+            source == "--route" ? "--route \(alias): \(reason)" : "\(source): \(alias): \(reason)"
+        }
     }
 
     /// The alias as `--route` takes it.
@@ -43,8 +56,8 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(ParseError) {
         guard let equals = text.firstIndex(of: "=") else {
             throw ParseError(
-                description:
-                    "--route \(text): expected PATH=ENDPOINT, e.g. /v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY"
+                alias: text,
+                reason: "expected PATH=ENDPOINT, e.g. /v2/attribution/conversion-value=skan4?a=YOUR_SDK_KEY"
             )
         }
         let path = String(text[..<equals])
@@ -55,30 +68,29 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             target = target[..<mark]
         }
         guard path.hasPrefix("/"), !path.contains("?") else {
-            throw ParseError(description: "--route \(text): the path must start with / and have no query")
+            throw ParseError(alias: text, reason: "the path must start with / and have no query")
         }
-        if let reason = Self.unreachable(path) { throw ParseError(description: "--route \(text): \(reason)") }
+        if let reason = Self.unreachable(path) { throw ParseError(alias: text, reason: reason) }
         guard let endpoint = SKANEndpoint(routeName: String(target)) else {
             throw ParseError(
-                description:
-                    "--route \(text): unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
+                alias: text, reason: "unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
         }
         if let escape = Self.badEscape(query) {
             throw ParseError(
-                description:
-                    "--route \(text): \(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
+                alias: text,
+                reason: "\(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
             )
         }
         var parameters: [Parameter] = []
         for pair in FormURLEncoding.pairs(query) {
             guard !pair.name.isEmpty, !pair.value.isEmpty else {
-                throw ParseError(
-                    description: "--route \(text): each added parameter needs a name and a value (NAME=VALUE)")
+                throw ParseError(alias: text, reason: "each added parameter needs a name and a value (NAME=VALUE)")
             }
             if let earlier = parameters.first(where: { $0.name == pair.name }) {
                 throw ParseError(
-                    description:
-                        "--route \(text): \(pair.name) is given twice (\(earlier.value) and \(pair.value)); give each added parameter once"
+                    alias: text,
+                    reason:
+                        "\(pair.name) is given twice (\(earlier.value) and \(pair.value)); give each added parameter once"
                 )
             }
             parameters.append(Parameter(name: pair.name, value: pair.value))
@@ -150,11 +162,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             do {
                 aliases.append(try RouteAlias(parsing: String(trimmed)))
             } catch {
-                let option = "--route "
-                let rest =
-                    error.description.hasPrefix(option)
-                    ? error.description.dropFirst(option.count) : Substring(error.description)
-                throw ParseError(description: "\(source): \(rest)")
+                throw ParseError(alias: error.alias, reason: error.reason, source: source)
             }
         }
         return aliases

@@ -333,13 +333,10 @@ struct Serve: ParsableCommand {
         do {
             return try UpstreamOptions(baseURL: url, mode: chosenMode, timeoutSeconds: seconds, caFile: ca?.0)
         } catch {
-            // The options' own messages name the flags; say the variable when it came from one.
-            var line = error.description
-            for (flag, source) in [("--upstream-timeout ", timeout?.1), ("--upstream ", urlSource)] {
-                if let source, source.hasPrefix("SKAN_MOCK_"), line.hasPrefix(flag) {
-                    line = source + " " + line.dropFirst(flag.count)
-                }
-            }
+            // Named as the user gave it: the option, or the variable.
+            let source = error.option == .url ? urlSource : timeout?.1 ?? error.option.rawValue
+            let value = error.option == .timeout ? timeout?.0 ?? error.value : error.value
+            let line = "\(source) \(value): \(error.reason)"
             throw StartupError(.configuration, line)
         }
     }

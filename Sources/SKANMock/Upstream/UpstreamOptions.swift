@@ -17,8 +17,24 @@ public struct UpstreamOptions: Sendable, Equatable {
     public var maxInFlight = 64
     public var maxWaiting = 4096
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
+    /// Why `--upstream` or `--upstream-timeout` cannot be used: which, its value, and why.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public enum Option: String, Sendable {
+            case url = "--upstream"
+            case timeout = "--upstream-timeout"
+        }
+
+        public var option: Option
+        public var value: String
+        public var reason: String
+
+        public init(_ option: Option, _ value: String, _ reason: String) {
+            self.option = option
+            self.value = value
+            self.reason = reason
+        }
+
+        public var description: String { "\(option.rawValue) \(value): \(reason)" }
     }
 
     /// The host as written in the URL, without IPv6 brackets, and the port (80 or 443 when the
@@ -38,26 +54,26 @@ public struct UpstreamOptions: Sendable, Equatable {
         while base.hasSuffix("/") { base.removeLast() }
         let scheme = base.hasPrefix("https://") ? "https://" : base.hasPrefix("http://") ? "http://" : nil
         guard let scheme else {
-            throw ParseError(description: "--upstream \(baseURL): expected http://HOST[:PORT] or https://HOST[:PORT]")
+            throw ParseError(.url, baseURL, "expected http://HOST[:PORT] or https://HOST[:PORT]")
         }
         let rest = base.dropFirst(scheme.count)
         guard !rest.isEmpty, !rest.contains("/"), !rest.contains("?"), !rest.contains("#"), !rest.contains("@")
         else {
             throw ParseError(
-                description:
-                    "--upstream \(baseURL): give the service's base only (scheme, host, port), e.g. https://sdk-api-v1.singular.net; the request's own path is added"
+                .url, baseURL,
+                "give the service's base only (scheme, host, port), e.g. https://sdk-api-v1.singular.net; the request's own path is added"
             )
         }
         let (host, port): (String, Int)
         do {
             (host, port) = try Self.authority(rest, defaultPort: scheme == "https://" ? 443 : 80)
         } catch {
-            throw ParseError(description: "--upstream \(baseURL): \(error.description)")
+            throw ParseError(.url, baseURL, error.reason)
         }
         guard timeoutSeconds.isFinite, timeoutSeconds >= Self.minimumTimeoutSeconds, timeoutSeconds <= 60 else {
             throw ParseError(
-                description:
-                    "--upstream-timeout \(timeoutSeconds): must be at least 0.001 (1 ms, the least libcurl can keep) and at most 60 seconds"
+                .timeout, "\(timeoutSeconds)",
+                "must be at least 0.001 (1 ms, the least libcurl can keep) and at most 60 seconds"
             )
         }
         self.baseURL = base
@@ -73,27 +89,27 @@ public struct UpstreamOptions: Sendable, Equatable {
     static func authority(_ text: Substring, defaultPort: Int) throws(ParseError) -> (String, Int) {
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
             let shown = bad == " " ? "a space" : "the character U+\(String(bad.value, radix: 16, uppercase: true))"
-            throw ParseError(description: "\(shown) has no place in a host name")
+            throw ParseError(.url, String(text), "\(shown) has no place in a host name")
         }
         var host: Substring
         var portText: Substring?
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else {
-                throw ParseError(description: "an IPv6 address opened with [ is not closed with ]")
+                throw ParseError(.url, String(text), "an IPv6 address opened with [ is not closed with ]")
             }
             host = text[text.index(after: text.startIndex)..<close]
             let after = text[text.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw ParseError(description: "expected :PORT after ]") }
+                guard after.hasPrefix(":") else { throw ParseError(.url, String(text), "expected :PORT after ]") }
                 portText = after.dropFirst()
             }
             guard host.contains(":"), host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw ParseError(description: "[\(host)] is not an IPv6 address")
+                throw ParseError(.url, String(text), "[\(host)] is not an IPv6 address")
             }
         } else {
             let colons = text.filter { $0 == ":" }.count
             guard colons <= 1 else {
-                throw ParseError(description: "an IPv6 address goes in brackets, e.g. http://[::1]:8080")
+                throw ParseError(.url, String(text), "an IPv6 address goes in brackets, e.g. http://[::1]:8080")
             }
             if let colon = text.firstIndex(of: ":") {
                 host = text[..<colon]
@@ -102,16 +118,16 @@ public struct UpstreamOptions: Sendable, Equatable {
                 host = text
             }
             guard host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else {
-                throw ParseError(description: "\(host) is not a host name")
+                throw ParseError(.url, String(text), "\(host) is not a host name")
             }
         }
-        guard !host.isEmpty else { throw ParseError(description: "the host is missing") }
+        guard !host.isEmpty else { throw ParseError(.url, String(text), "the host is missing") }
         guard let portText else { return (String(host), defaultPort) }
         guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ParseError(description: "the port \"\(portText)\" is not a number")
+            throw ParseError(.url, String(text), "the port \"\(portText)\" is not a number")
         }
         guard portText.count <= 5, let port = Int(portText), (1...65535).contains(port) else {
-            throw ParseError(description: "port \(portText) is outside 1...65535")
+            throw ParseError(.url, String(text), "port \(portText) is outside 1...65535")
         }
         return (String(host), port)
     }

@@ -155,6 +155,15 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
             arguments: ["--port", "0", "--upstream", "http://exa mple.com"],
             line: "--upstream http://exa mple.com: a space has no place in a host name"),
         StartupRefusal(
+            arguments: ["--port", "0"],
+            environment: ["SKAN_MOCK_UPSTREAM": "http://example.com", "SKAN_MOCK_UPSTREAM_TIMEOUT": "0"],
+            line:
+                "SKAN_MOCK_UPSTREAM_TIMEOUT 0: must be at least 0.001 (1 ms, the least libcurl can keep) and at most 60 seconds"
+        ),
+        StartupRefusal(
+            arguments: ["--port", "0"], environment: ["SKAN_MOCK_UPSTREAM": "http://example.com:99999"],
+            line: "SKAN_MOCK_UPSTREAM http://example.com:99999: port 99999 is outside 1...65535"),
+        StartupRefusal(
             arguments: ["--port", "0", "--upstream-mode", "proxy"],
             line:
                 "--upstream-mode proxy needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
