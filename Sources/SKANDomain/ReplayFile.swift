@@ -86,11 +86,11 @@ public struct ReplayFile: Sendable, Equatable {
     public static func parse(bytes: [UInt8], source: String) throws(ReplayFileError) -> ReplayFile {
         // The parser would put U+FFFD in place of bytes that are not UTF-8: a device id no request
         // can name, a body other than the one recorded (those are written as `body_base64`).
-        if let offset = Self.firstInvalidUTF8(bytes) {
+        if let offset = firstInvalidUTF8Offset(bytes) {
             throw ReplayFileError(
                 file: source, location: "$",
                 reason:
-                    "near byte \(offset): not valid UTF-8 (a replay file is UTF-8 JSON; a body that is not UTF-8 is written as body_base64)"
+                    "byte \(offset) is not valid UTF-8 (a replay file is UTF-8 JSON; a body that is not UTF-8 is written as body_base64)"
             )
         }
         let json: JSONValue
@@ -100,30 +100,6 @@ public struct ReplayFile: Sendable, Equatable {
             throw ReplayFileError(file: source, location: "$", reason: "not JSON: \(error.description)")
         }
         return try Reader(file: source).file(json)
-    }
-
-    /// About where the first byte that is not valid UTF-8 is (the decoder reads a few bytes
-    /// ahead), or nil when every byte is.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        struct Counting: IteratorProtocol {
-            var base: IndexingIterator<[UInt8]>
-            var count = 0
-            mutating func next() -> UInt8? {
-                let byte = base.next()
-                if byte != nil { count += 1 }
-                return byte
-            }
-        }
-        var iterator = Counting(base: bytes.makeIterator())
-        var decoder = UTF8()
-        var good = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: good = iterator.count
-            case .emptyInput: return nil
-            case .error: return good
-            }
-        }
     }
 
     /// Walks the document, checking each member as it goes: the first problem stops it.
