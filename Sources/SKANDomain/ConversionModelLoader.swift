@@ -51,55 +51,30 @@ struct ModelLoader {
         problems.append(ModelProblem(path: path, reason: reason))
     }
 
-    func child(_ path: String, _ key: String) -> String {
-        let simple =
-            !key.isEmpty
-            && key.utf8.allSatisfy { b in
-                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
-            }
-        if simple { return "\(path).\(key)" }
-        return "\(path)[\(JSONValue.string(key))]"
-    }
+    func child(_ path: String, _ key: String) -> String { CheckedJSON.child(path, key) }
 
-    /// The object's members by key, after rejecting duplicates and keys not in `allowed`.
-    mutating func object(_ value: JSONValue, _ path: String, allowed: [String]) -> [String: (JSONValue, String)]? {
-        guard case .object(let members) = value else {
-            fail(path, "expected an object, found \(value.typeName)")
+    /// Runs one of `CheckedJSON`'s reads, keeping its problem (a model collects them all).
+    mutating func read<T>(_ body: () throws(JSONProblem) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            problems.append(ModelProblem(path: error.path, reason: error.reason))
             return nil
         }
-        var result: [String: (JSONValue, String)] = [:]
-        for member in members {
-            let memberPath = child(path, member.key)
-            if result[member.key] != nil {
-                fail(memberPath, "duplicate key \"\(member.key)\"")
-                continue
-            }
-            if !allowed.contains(member.key) {
-                var reason = "unknown key \"\(member.key)\""
-                if let guess = closest(member.key, in: allowed) { reason += " (did you mean \"\(guess)\"?)" }
-                reason += "; allowed here: \(allowed.filter { $0 != "$schema" }.joined(separator: ", "))"
-                fail(memberPath, reason)
-                continue
-            }
-            result[member.key] = (member.value, memberPath)
-        }
-        return result
+    }
+
+    /// The object's members by key with their paths, after rejecting duplicates and keys not in `allowed`.
+    mutating func object(_ value: JSONValue, _ path: String, allowed: [String]) -> [String: (JSONValue, String)]? {
+        let checked = CheckedJSON.checkMembers(value, path, allowed: allowed)
+        for problem in checked.problems { fail(problem.path, problem.reason) }
+        guard case .object = value else { return nil }
+        return checked.members.reduce(into: [:]) { $0[$1.key] = ($1.value, child(path, $1.key)) }
     }
 
     mutating func integer(_ value: JSONValue, _ path: String, _ range: ClosedRange<Int64>, what: String = "an integer")
         -> Int64?
     {
-        guard let i = value.intValue else {
-            fail(
-                path, "expected \(what) in \(range.lowerBound)...\(range.upperBound), found \(value.typeName) \(value)")
-            return nil
-        }
-        guard range.contains(i) else {
-            fail(path, "\(i) is outside \(range.lowerBound)...\(range.upperBound)")
-            return nil
-        }
-        return i
+        read { () throws(JSONProblem) in try CheckedJSON.integer(value, path, range, what: what) }
     }
 
     mutating func number(_ value: JSONValue, _ path: String, minimum: Double, exclusive: Bool) -> Double? {
@@ -115,19 +90,11 @@ struct ModelLoader {
     }
 
     mutating func string(_ value: JSONValue, _ path: String) -> String? {
-        guard case .string(let s) = value else {
-            fail(path, "expected a string, found \(value.typeName) \(value)")
-            return nil
-        }
-        return s
+        read { () throws(JSONProblem) in try CheckedJSON.string(value, path) }
     }
 
     mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
-        guard case .bool(let b) = value else {
-            fail(path, "expected true or false, found \(value.typeName) \(value)")
-            return nil
-        }
-        return b
+        read { () throws(JSONProblem) in try CheckedJSON.bool(value, path) }
     }
 
     mutating func choice<E: RawRepresentable & CaseIterable>(_ value: JSONValue, _ path: String, _: E.Type) -> E?
@@ -383,29 +350,6 @@ struct ModelLoader {
     }
 
     /// The allowed key nearest to a typo, when it is near enough to be a likely intent.
-    func closest(_ key: String, in allowed: [String]) -> String? {
-        var best: (String, Int)?
-        for candidate in allowed {
-            let d = editDistance(Array(key.utf8), Array(candidate.utf8))
-            if d <= max(1, candidate.utf8.count / 3), best == nil || d < best!.1 { best = (candidate, d) }
-        }
-        return best?.0
-    }
-
-    func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }
 
 /// The offset of the first byte that is not part of valid UTF-8, or nil when all of it is.

@@ -110,40 +110,32 @@ public struct ReplayFile: Sendable, Equatable {
             ReplayFileError(file: file, location: path, reason: reason)
         }
 
+        /// Runs one of `CheckedJSON`'s reads; its problem becomes this file's error.
+        func read<T>(_ body: () throws(JSONProblem) -> T) throws(ReplayFileError) -> T {
+            do {
+                return try body()
+            } catch {
+                throw fail(error.path, error.reason)
+            }
+        }
+
         func members(_ value: JSONValue, _ path: String, allowed: [String], required: [String] = [])
             throws(ReplayFileError) -> [String: JSONValue]
         {
-            guard case .object(let list) = value else {
-                throw fail(path, "expected an object, found \(value.typeName)")
+            try read { () throws(JSONProblem) in
+                try CheckedJSON.members(value, path, allowed: allowed, required: required)
             }
-            var result: [String: JSONValue] = [:]
-            for member in list {
-                guard allowed.contains(member.key) else {
-                    throw fail(
-                        path + "." + member.key,
-                        "unknown member \"\(member.key)\"; allowed here: \(allowed.joined(separator: ", "))")
-                }
-                guard result[member.key] == nil else { throw fail(path + "." + member.key, "appears twice") }
-                result[member.key] = member.value
-            }
-            for name in required where result[name] == nil { throw fail(path, "\"\(name)\" is missing") }
-            return result
         }
 
         func integer(_ value: JSONValue?, _ path: String, _ range: ClosedRange<Int64>) throws(ReplayFileError) -> Int64?
         {
             guard let value else { return nil }
-            guard let i = value.intValue else { throw fail(path, "expected an integer, found \(value.typeName)") }
-            guard range.contains(i) else {
-                throw fail(path, "\(i) is outside \(range.lowerBound)...\(range.upperBound)")
-            }
-            return i
+            return try read { () throws(JSONProblem) in try CheckedJSON.integer(value, path, range) }
         }
 
         func string(_ value: JSONValue?, _ path: String) throws(ReplayFileError) -> String? {
             guard let value else { return nil }
-            guard let s = value.stringValue else { throw fail(path, "expected a string, found \(value.typeName)") }
-            return s
+            return try read { () throws(JSONProblem) in try CheckedJSON.string(value, path) }
         }
 
         func amounts(_ value: JSONValue?, _ path: String) throws(ReplayFileError) -> [String: Double]? {
@@ -278,10 +270,9 @@ public struct ReplayFile: Sendable, Equatable {
                     let w = try members(window, at, allowed: ["coarse", "locked", "iap_revenue", "admon_revenue"])
                     key.windows[n].coarse = try integer(w["coarse"], at + ".coarse", 0...2)
                     if let locked = w["locked"] {
-                        guard let flag = locked.boolValue else {
-                            throw fail(at + ".locked", "expected true or false, found \(locked.typeName)")
+                        key.windows[n].locked = try read { () throws(JSONProblem) in
+                            try CheckedJSON.bool(locked, at + ".locked")
                         }
-                        key.windows[n].locked = flag
                     }
                     key.windows[n].iapRevenue = try amounts(w["iap_revenue"], at + ".iap_revenue")
                     key.windows[n].admonRevenue = try amounts(w["admon_revenue"], at + ".admon_revenue")

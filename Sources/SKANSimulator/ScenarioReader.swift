@@ -93,23 +93,19 @@ struct ScenarioReader {
     private func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> [String:
         JSONValue]
     {
-        guard let members = value.objectValue else { throw fail(path, "expected an object, found \(value.typeName)") }
-        var result: [String: JSONValue] = [:]
-        for member in members {
-            guard allowed.contains(member.key) else {
-                let hint =
-                    allowed.isEmpty ? "it takes no keys ({})" : "expected one of \(allowed.joined(separator: ", "))"
-                throw fail(path, "unknown key \"\(member.key)\"; \(hint)")
-            }
-            guard result[member.key] == nil else { throw fail(path, "the key \"\(member.key)\" is repeated") }
-            result[member.key] = member.value
+        do {
+            return try CheckedJSON.members(value, path, allowed: allowed)
+        } catch {
+            throw fail(error.path, error.reason)
         }
-        return result
     }
 
     private func string(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-        guard let text = value.stringValue else { throw fail(path, "expected a string, found \(value.typeName)") }
-        return text
+        do {
+            return try CheckedJSON.string(value, path)
+        } catch {
+            throw fail(error.path, error.reason)
+        }
     }
 
     private func nonEmptyString(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
@@ -119,8 +115,11 @@ struct ScenarioReader {
     }
 
     private func bool(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bool {
-        guard let flag = value.boolValue else { throw fail(path, "expected true or false, found \(value.typeName)") }
-        return flag
+        do {
+            return try CheckedJSON.bool(value, path)
+        } catch {
+            throw fail(error.path, error.reason)
+        }
     }
 
     private func fail(_ path: String, _ reason: String) -> ScenarioError {

@@ -138,7 +138,7 @@ struct ReplayTests {
             ),
             (
                 #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"curent_fine":1},"status":200,"body":""}]}]}"#,
-                #"replay.json: $.devices[0].requests[0].state.curent_fine: unknown member "curent_fine""#
+                #"replay.json: $.devices[0].requests[0].state.curent_fine: unknown key "curent_fine" (did you mean "current_fine"?)"#
             ),
             (
                 #"{"version":1,"devices":[{"device":"A","requests":[{"endpoint":"skan4","state":{"windows":{"p0":{"locked":1}}},"status":200,"body":""}]}]}"#,

@@ -62,7 +62,7 @@ struct SimulationScenarioTests {
         (#"{"steps": [{"advance": -5}]}"#, "$.steps[0].advance", "the clock only moves forward; -5 is negative"),
         (#"{"steps": [{"event": ""}]}"#, "$.steps[0].event", "must not be empty"),
         (#"{"steps": [{"revenue": {"amount": 1}}]}"#, "$.steps[0].revenue", "missing \"currency\" (e.g. \"USD\")"),
-        (#"{"steps": [{"session": {"x": 1}}]}"#, "$.steps[0].session", "unknown key \"x\"; it takes no keys ({})"),
+        (#"{"steps": [{"session": {"x": 1}}]}"#, "$.steps[0].session.x", "unknown key \"x\"; it takes no keys ({})"),
         (
             #"{"steps": [{"session": {}, "event": "e"}]}"#, "$.steps[0]",
             "a step has exactly one key, one of register, session, event, revenue, advance; found 2"
@@ -72,14 +72,14 @@ struct SimulationScenarioTests {
             "expected an object with one of register, session, event, revenue, advance, found integer"
         ),
         (
-            #"{"step": []}"#, "$",
-            "unknown key \"step\"; expected one of $schema, name, description, device, app, s2s, steps"
+            #"{"step": []}"#, "$.step",
+            "unknown key \"step\" (did you mean \"steps\"?); allowed here: name, description, device, app, s2s, steps"
         ),
         (#"{"name": "x"}"#, "$", "missing \"steps\" (an array of steps)"),
-        (#"{"s2s": "yes", "steps": []}"#, "$.s2s", "expected true or false, found string"),
+        (#"{"s2s": "yes", "steps": []}"#, "$.s2s", "expected true or false, found string \"yes\""),
         (
-            #"{"app": {"idfv": "x"}, "steps": []}"#, "$.app",
-            "unknown key \"idfv\"; expected one of api_key, bundle, version, os_version, idfa"
+            #"{"app": {"idfv": "x"}, "steps": []}"#, "$.app.idfv",
+            "unknown key \"idfv\" (did you mean \"idfa\"?); allowed here: api_key, bundle, version, os_version, idfa"
         )
     ])
     func errorsNameThePathAndTheReason(text: String, location: String, reason: String) {

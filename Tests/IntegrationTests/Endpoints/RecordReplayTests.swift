@@ -138,7 +138,7 @@
             #expect(started.status == 2)
             #expect(
                 started.error
-                    == "skan-mock: --replay: \(replayPath): $.devices[0].requests[0].status: expected an integer, found string\n"
+                    == "skan-mock: --replay: \(replayPath): $.devices[0].requests[0].status: expected an integer, found string \"200\"\n"
             )
         }
     }
