@@ -298,15 +298,18 @@ struct Serve: ParsableCommand {
     }
 
     /// `--upstream` and its options, from the command line or the environment; nil without a URL.
-    /// Its options without it are refused: they would quietly do nothing.
+    /// Its options on the command line without it are refused: they would quietly do nothing.
     private func resolvedUpstream(_ environment: Environment) throws(StartupError) -> UpstreamOptions? {
         let mode = environment.text(upstreamMode, "--upstream-mode", "SKAN_MOCK_UPSTREAM_MODE")
         let timeout = environment.text(
-            upstreamTimeout.map { "\($0)" }, "--upstream-timeout", "SKAN_MOCK_UPSTREAM_TIMEOUT")
+            upstreamTimeout.map { $0 == $0.rounded() && abs($0) < 1e9 ? "\(Int($0))" : "\($0)" }, "--upstream-timeout",
+            "SKAN_MOCK_UPSTREAM_TIMEOUT")
         let ca = environment.text(
             upstreamCa.flatMap { $0.isEmpty ? nil : $0 }, "--upstream-ca", "SKAN_MOCK_UPSTREAM_CA")
         guard let (url, urlSource) = environment.text(upstream, "--upstream", "SKAN_MOCK_UPSTREAM") else {
-            if let (value, source) = mode ?? timeout ?? ca {
+            // Only the command line's: an environment template (docker/compose.yaml) sets the
+            // variables whether or not it sets SKAN_MOCK_UPSTREAM.
+            if let (value, source) = [mode, timeout, ca].compactMap({ $0 }).first(where: { $0.1.hasPrefix("--") }) {
                 throw StartupError(
                     .configuration,
                     "\(source) \(value) needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"

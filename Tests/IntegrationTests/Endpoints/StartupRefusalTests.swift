@@ -85,6 +85,25 @@ struct StartupRefusalTests {
         #expect(out.isEmpty)
     }
 
+    /// docker/compose.yaml sets the upstream's mode and timeout whether or not it sets the
+    /// upstream: without one, they are not an error (the command line's options are).
+    @Test func anEnvironmentTemplateWithoutAnUpstreamStarts() throws {
+        let binary = try #require(ProcessLifecycleTests.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"]
+        process.environment = ["SKAN_MOCK_UPSTREAM_MODE": "shadow", "SKAN_MOCK_UPSTREAM_TIMEOUT": "5"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        #expect(ListeningLine.first(of: output).hasPrefix("skan-mock listening on http://127.0.0.1:"))
+    }
+
     /// Issue 30.11: the commands that read files refuse a FIFO at once (it hung them before), in
     /// one line naming it, with exit status 2.
     @Test(arguments: [
@@ -169,9 +188,10 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
                 "--upstream-mode proxy needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
         ),
         StartupRefusal(
-            arguments: ["--port", "0"], environment: ["SKAN_MOCK_UPSTREAM_MODE": "shadow"],
+            arguments: ["--port", "0", "--upstream-timeout", "2"],
+            environment: ["SKAN_MOCK_UPSTREAM_MODE": "shadow"],
             line:
-                "SKAN_MOCK_UPSTREAM_MODE shadow needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
+                "--upstream-timeout 2 needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
         ),
         StartupRefusal(
             arguments: ["--port", "0", "--upstream", "http://example.com", "--upstream-ca", "{NOTPEM}"],
