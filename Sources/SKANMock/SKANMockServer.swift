@@ -36,7 +36,13 @@ public final class SKANMockServer: Sendable {
     ) throws(StartupError) {
         self.options = options
         try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
-        let model = try Self.loadModel(options.modelPath)
+        let model: ConversionModel
+        switch options.modelPath.map(Self.readModel) ?? .success(.builtIn) {
+        case .success(let loaded): model = loaded
+        case .failure(let failure):
+            // "--model FILE: $.path: reason", unless the summary already says it is the model.
+            throw StartupError(.model, failure.couldNotRead ? failure.summary : "--model \(failure.summary)")
+        }
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
             }
@@ -82,7 +88,7 @@ public final class SKANMockServer: Sendable {
         do {
             https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
         } catch {
-            throw StartupError(.tls, error.description)
+            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
         }
         upstream = try options.upstream.map { options throws(StartupError) in try Self.startUpstream(options) }
         var context = AppContext(

@@ -37,6 +37,15 @@ struct StartupConfigurationTests {
         #expect(failure { $0.logPath = "/nonexistent/dir/log.jsonl" }?.stage == .journal)
         #expect(failure { $0.replayPath = "/dev/null/x" }?.stage == .replay)
         #expect(failure { $0.routes = [RouteAlias(path: "/api/v1/evt", endpoint: .skan4)] }?.stage == .configuration)
+        let tls = failure {
+            $0.https = HTTPSOptions(
+                port: 0, certificateFile: "/nonexistent/cert.pem", keyFile: "/nonexistent/key.pem",
+                stateDirectory: "/nonexistent")
+        }
+        #expect(tls?.stage == .tls)
+        #expect(tls?.description.hasPrefix("cannot serve HTTPS: ") == true)
+        let badModel = failure { $0.modelPath = "/etc/hostname" }
+        #expect(badModel?.description.hasPrefix("--model /etc/hostname: $: ") == true)
         #expect(StartupError(.tls, "a\nb").description == "a; b")
     }
 
