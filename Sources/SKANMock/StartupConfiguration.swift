@@ -40,8 +40,9 @@ enum StartupConfiguration {
             upstream, listenHost: options.host, ports: ports.filter { $0 != 0 }, localAddresses: localAddresses)
     }
 
-    /// Refuses an upstream that is one of this server's own listeners (`ports` once bound, or as
-    /// configured): every request would be sent to itself, without end.
+    /// Refuses an upstream that is one of this server's own listeners (`ports` as configured, and
+    /// again once bound, for `--port 0`): every request would be sent to itself, without end. A
+    /// configuration error either way: the command line is wrong, whenever it is found out.
     static func notItself(
         _ upstream: UpstreamOptions, listenHost: String, ports: [Int], localAddresses: [String]
     ) throws(StartupError) {
@@ -51,7 +52,7 @@ enum StartupConfiguration {
                 localAddresses: localAddresses)
         else { return }
         throw StartupError(
-            .upstream,
+            .configuration,
             "--upstream \(upstream.baseURL) is this server itself (it listens on \(listenHost.contains(":") ? "[\(listenHost)]" : listenHost):\(upstream.port)): every request would be sent on to itself without end; give the real service's URL"
         )
     }

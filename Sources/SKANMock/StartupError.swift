@@ -15,7 +15,7 @@ extension SKANMockServer {
             case replay
             /// HTTPS: the certificate, its key, the local CA.
             case tls
-            /// `--upstream`: its CA file, its client, and that it is not this server.
+            /// `--upstream`: its CA file and its client.
             case upstream
             /// Binding the ports.
             case listeners

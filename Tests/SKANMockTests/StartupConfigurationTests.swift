@@ -82,7 +82,7 @@ struct StartupConfigurationTests {
                 $0.port = 8080
                 $0.upstream = try UpstreamOptions(baseURL: url)
             }
-            #expect(error?.stage == .upstream, "\(listen) \(url)")
+            #expect(error?.stage == .configuration, "\(listen) \(url)")
             #expect(error?.description.contains("is this server itself") == true)
         }
         #expect(
@@ -90,7 +90,7 @@ struct StartupConfigurationTests {
                 $0.port = 8080
                 $0.https = HTTPSOptions(port: 8443, stateDirectory: "/nonexistent")
                 $0.upstream = try UpstreamOptions(baseURL: "https://localhost:8443")
-            }?.stage == .upstream)
+            }?.stage == .configuration)
     }
 
     @Test func otherHostsAndPortsAreNotThisServer() {

@@ -205,13 +205,12 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
         ),
         // 30.9: an upstream that is this server itself.
         StartupRefusal(
-            arguments: ["--port", "{PORT}", "--upstream", "http://localhost:{PORT}"], status: 2,
+            arguments: ["--port", "{PORT}", "--upstream", "http://localhost:{PORT}"],
             line:
                 "--upstream http://localhost:{PORT} is this server itself (it listens on 127.0.0.1:{PORT}): every request would be sent on to itself without end; give the real service's URL"
         ),
         StartupRefusal(
             arguments: ["--port", "{PORT}", "--host", "0.0.0.0", "--upstream", "http://[::1]:{PORT}", "--admin-open"],
-            status: 2,
             line:
                 "--upstream http://[::1]:{PORT} is this server itself (it listens on 0.0.0.0:{PORT}): every request would be sent on to itself without end; give the real service's URL"
         ),
