@@ -13,7 +13,10 @@ struct Serve: ParsableCommand {
             Each option can also be set in the environment (for containers); the command line wins. \
             On start, one line is printed: "skan-mock listening on http://HOST:PORT". SIGTERM and \
             SIGINT stop accepting, finish requests in flight, flush the journal and exit 0; SIGHUP \
-            reloads the model file, as does a change of the file (a bad file keeps the model in use).
+            reloads the model file, as does a change of the file (a bad file keeps the model in use). \
+            What stops the start is one line on standard error naming the option, variable or file \
+            and why: exit status 64 for options that cannot work, 2 for a file, certificate or port \
+            that fails.
             """
     )
 
@@ -150,7 +153,8 @@ struct Serve: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds the upstream has to answer. [env: SKAN_MOCK_UPSTREAM_TIMEOUT, default: 5]", valueName: "seconds"))
+            "Seconds the upstream has to answer, from 0.001 to 60. [env: SKAN_MOCK_UPSTREAM_TIMEOUT, default: 5]",
+            valueName: "seconds"))
     var upstreamTimeout: Double?
 
     @Option(
