@@ -20,29 +20,15 @@ public enum FileBytes {
 
     /// The bytes of the regular file at `path`, refused when it is larger than `limit` bytes.
     public static func read(_ path: String, limit: Int = defaultLimit) throws(Failure) -> [UInt8] {
-        let fd: Int32
         do {
-            fd = try System.openForReadingWithoutWaiting(path)
+            return try System.readRegularFile(path, limit: limit)
         } catch {
-            throw Failure(path: path, reason: error.reason)
+            switch error {
+            case .system(let failure): throw Failure(path: path, reason: failure.reason)
+            case .notRegular(let kind): throw Failure(path: path, reason: "\(kind), not a regular file; give a file")
+            case .tooLarge(let size): throw tooLarge(path, size: size, limit: limit)
+            }
         }
-        defer { System.close(fd) }
-        guard let (kind, size) = System.fileKind(fd) else {
-            throw Failure(path: path, reason: "cannot tell what kind of file it is")
-        }
-        guard kind == .regular else {
-            throw Failure(path: path, reason: "\(kind), not a regular file; give a file")
-        }
-        if size > Int64(limit) { throw tooLarge(path, size: size, limit: limit) }
-        let bytes: [UInt8]
-        do {
-            bytes = try System.readAll(fd, limit: limit)
-        } catch {
-            throw Failure(path: path, reason: error.reason)
-        }
-        // The file grew while it was read.
-        if bytes.count > limit { throw tooLarge(path, size: nil, limit: limit) }
-        return bytes
     }
 
     static func tooLarge(_ path: String, size: Int64?, limit: Int) -> Failure {

@@ -6,15 +6,15 @@
     /// Failures name the file at fault.
     enum SecureFile {
         static func contents(of path: String) throws(TLSSetupError) -> [UInt8] {
-            let limit = 1 << 20
-            let bytes: [UInt8]
             do {
-                bytes = try System.readFile(path, limit: limit)
+                return try System.readRegularFile(path, limit: 1 << 20)
             } catch {
-                throw TLSSetupError(file: path, error.reason)
+                switch error {
+                case .system(let failure): throw TLSSetupError(file: path, failure.reason)
+                case .notRegular(let kind): throw TLSSetupError(file: path, "\(kind), not a regular file")
+                case .tooLarge: throw TLSSetupError(file: path, "larger than 1 MiB, not a PEM file")
+                }
             }
-            if bytes.count > limit { throw TLSSetupError(file: path, "larger than 1 MiB, not a PEM file") }
-            return bytes
         }
 
         /// Writes `bytes` to a temporary file with `mode`, then renames it over `path`.

@@ -55,6 +55,30 @@ extension System {
         try syscallValue("open") { openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     }
 
+    /// The whole regular file at `path`, refused when it is another kind of file (a FIFO would
+    /// block the reader, `/dev/zero` never ends) or larger than `limit` bytes, before it is read.
+    public static func readRegularFile(_ path: String, limit: Int) throws(WholeFileError) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try openForReadingWithoutWaiting(path)
+        } catch {
+            throw .system(error)
+        }
+        defer { close(fd) }
+        guard let (kind, size) = fileKind(fd) else { throw .system(SystemError(code: errno, function: "fstat")) }
+        guard kind == .regular else { throw .notRegular(kind) }
+        if size > Int64(limit) { throw .tooLarge(bytes: size) }
+        let bytes: [UInt8]
+        do {
+            bytes = try readAll(fd, limit: limit)
+        } catch {
+            throw .system(error)
+        }
+        // The file grew while it was read.
+        if bytes.count > limit { throw .tooLarge(bytes: nil) }
+        return bytes
+    }
+
     /// What `fd` is and its size in bytes (for a regular file), from `fstat`; nil when it fails.
     public static func fileKind(_ fd: Int32) -> (kind: FileKind, size: Int64)? {
         var status = stat()
@@ -71,6 +95,14 @@ extension System {
         }
         return (kind, Int64(status.st_size))
     }
+}
+
+/// Why `System.readRegularFile` refused a file.
+public enum WholeFileError: Error, Sendable {
+    case system(SystemError)
+    case notRegular(FileKind)
+    /// Its size when known (nil: it grew past the limit while it was read).
+    case tooLarge(bytes: Int64?)
 }
 
 /// What a path names, as far as reading it whole is concerned.

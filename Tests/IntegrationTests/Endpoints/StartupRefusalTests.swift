@@ -15,7 +15,7 @@ import Testing
 struct StartupRefusalTests {
     /// Placeholders in a case's arguments and environment, filled in by the test: `{FIFO}`, a
     /// named pipe no one writes to; `{BIG}`, a 200 MB (sparse) file; `{NOTPEM}`, a text file;
-    /// `{PORT}`, a port that was free a moment ago.
+    /// `{PORT}`, a port that was free a moment ago; `{DIR}`, a state folder not yet made.
     final class Files {
         let folder = NSTemporaryDirectory() + "skan-mock-refusals-\(UUID().uuidString)"
         var fifo: String { folder + "/fifo" }
@@ -37,6 +37,7 @@ struct StartupRefusalTests {
         func fill(_ text: String) -> String {
             text.replacingOccurrences(of: "{FIFO}", with: fifo).replacingOccurrences(of: "{BIG}", with: big)
                 .replacingOccurrences(of: "{NOTPEM}", with: notPEM).replacingOccurrences(of: "{PORT}", with: "\(port)")
+                .replacingOccurrences(of: "{DIR}", with: folder + "/state")
         }
 
         /// A port the kernel picked for a socket that is closed again.
@@ -64,6 +65,21 @@ struct StartupRefusalTests {
 
     @Test(arguments: StartupRefusal.all)
     func refusedInOneLine(_ refusal: StartupRefusal) throws {
+        try expect(refusal)
+    }
+
+    #if SKAN_MOCK_TLS
+        /// A certificate or key that is a FIFO is refused at once; it hung the start before.
+        @Test func aCertificateThatIsAFIFOIsRefused() throws {
+            try expect(
+                StartupRefusal(
+                    arguments: ["--port", "0", "--https-port", "0", "--tls-cert", "{FIFO}", "--tls-key", "{FIFO}"],
+                    environment: ["SKAN_MOCK_STATE_DIR": "{DIR}"], status: 2,
+                    line: "cannot serve HTTPS: {FIFO}: a FIFO (named pipe), not a regular file"))
+        }
+    #endif
+
+    private func expect(_ refusal: StartupRefusal) throws {
         let files = try Files()
         let binary = try #require(ProcessLifecycleTests.executable)
         let process = Process()
