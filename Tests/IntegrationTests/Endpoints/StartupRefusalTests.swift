@@ -1,4 +1,5 @@
 import Foundation
+import SKANDomain
 import Testing
 
 #if canImport(Glibc)
@@ -118,6 +119,25 @@ struct StartupRefusalTests {
             process.waitUntilExit()
         }
         #expect(ListeningLine.first(of: output).hasPrefix("skan-mock listening on http://127.0.0.1:"))
+    }
+
+    /// Issue 30.21: a negative number is a number (it was "Missing value" before).
+    @Test func aNegativeClockOffsetIsTaken() throws {
+        let binary = try #require(ProcessLifecycleTests.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--clock-offset", "-3600"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let port = try #require(ListeningLine.port(of: output))
+        let clock = try JSONParser.parse(try CurlClient().get("http://127.0.0.1:\(port)/__admin/clock").body)
+        #expect(clock["offset_s"] == -3600)
     }
 
     /// Issue 30.11: the commands that read files refuse a FIFO at once (it hung them before), in
