@@ -180,6 +180,11 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
+        if adminToken?.isEmpty == true {
+            StandardStreams.error(
+                "skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)"
+            )
+        }
         let server: SKANMockServer
         do {
             server = try SKANMockServer(options: options)
@@ -242,12 +247,7 @@ struct Serve: ParsableCommand {
         // An empty --admin-token means no token, as an empty SKAN_MOCK_ADMIN_TOKEN does: a script's
         // `--admin-token "$SKAN_MOCK_ADMIN_TOKEN"` with the variable unset must not lock the admin API.
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
-        if options.adminToken?.isEmpty == true {
-            options.adminToken = nil
-            StandardStreams.error(
-                "skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)"
-            )
-        }
+        if options.adminToken?.isEmpty == true { options.adminToken = nil }
         options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
         options.resume = resume || environment.flag("SKAN_MOCK_RESUME")
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))

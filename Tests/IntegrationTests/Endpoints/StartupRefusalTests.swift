@@ -178,6 +178,10 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
     static let all: [StartupRefusal] = [
         // 30.21: negative numbers say what is wrong; a variable's error names the variable.
         StartupRefusal(arguments: ["--journal-size", "-5"], line: "--journal-size -5: must be at least 1"),
+        // A notice of a start that is refused is not said: the refusal is the one line.
+        StartupRefusal(
+            arguments: ["--admin-token", "", "--port", "0", "--device-capacity", "0"],
+            line: "--device-capacity 0: must be at least 1"),
         StartupRefusal(
             arguments: ["--max-connections", "-1"], line: "--max-connections -1: must be at least 1"),
         StartupRefusal(
