@@ -192,7 +192,6 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
-        for notice in server.notices { StandardStreams.error(notice) }
         // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
         let signalSources = SignalHandlers.install(server: server)
         do {
@@ -201,6 +200,8 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
+        // Said once the start is sure: a refused start is its one line.
+        for notice in server.notices { StandardStreams.error(notice) }
         StandardStreams.output("skan-mock listening on \(server.url)")
         if let httpsURL = server.httpsURL { StandardStreams.output("skan-mock listening on \(httpsURL)") }
         for line in server.networkURLs() { StandardStreams.output(line) }
