@@ -166,10 +166,15 @@ public final class SKANMockServer: Sendable {
     public func start() throws(StartupError) {
         do {
             try http.start()
+        } catch {
+            http.shutdown(gracePeriod: 0)
+            throw StartupError(.listeners, "--port \(options.port): \(error.description)")
+        }
+        do {
             try httpsServer?.start()
         } catch {
             http.shutdown(gracePeriod: 0)
-            throw StartupError(.listeners, error.description)
+            throw StartupError(.listeners, "--https-port \(options.https?.port ?? 0): \(error.description)")
         }
         if let upstream = options.upstream {
             do {

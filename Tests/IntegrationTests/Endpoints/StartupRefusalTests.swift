@@ -43,30 +43,47 @@ struct StartupRefusalTests {
 
         /// A port the kernel picked for a socket that is closed again.
         static func freePort() throws -> Int {
+            let (fd, port) = try listening()
+            close(fd)
+            return port
+        }
+
+        /// A socket listening on 127.0.0.1 and a port the kernel picked: close it when done.
+        static func listening() throws -> (Int32, Int) {
             #if canImport(Glibc)
                 let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
                 let fd = socket(AF_INET, SOCK_STREAM, 0)
             #endif
             try #require(fd >= 0)
-            defer { close(fd) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                    bind(fd, pointer, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, pointer, &length) == 0
                 }
             }
+            if !bound { close(fd) }
             try #require(bound)
-            return Int(UInt16(bigEndian: address.sin_port))
+            return (fd, Int(UInt16(bigEndian: address.sin_port)))
         }
     }
 
     @Test(arguments: StartupRefusal.all)
     func refusedInOneLine(_ refusal: StartupRefusal) throws {
         try expect(refusal)
+    }
+
+    /// The listeners' stage: a port taken by another program, named with its option.
+    @Test func aPortInUseIsNamedWithItsOption() throws {
+        let (fd, port) = try Files.listening()
+        defer { close(fd) }
+        try expect(
+            StartupRefusal(
+                arguments: ["--port", "\(port)"], status: 2,
+                line: "--port \(port): cannot listen on 127.0.0.1:\(port): Address already in use"))
     }
 
     #if SKAN_MOCK_TLS
