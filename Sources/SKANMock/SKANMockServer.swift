@@ -27,9 +27,9 @@ public final class SKANMockServer: Sendable {
     /// the open-file limit could not be raised.
     public let notices: [String]
 
-    /// Checks the options, loads the model, opens the log (and reads it back with `--resume`), loads
-    /// the replay file, sets up HTTPS and the upstream: the start-up stages up to the listeners,
-    /// each failure a `StartupError` of its stage. Nothing listens until `start()`.
+    /// The start-up stages up to the listeners, each failure a `StartupError` of its stage: checks
+    /// the options, loads the model and the replay file, sets up HTTPS and the upstream, then opens
+    /// the log (and reads it back with `--resume`). Nothing listens until `start()`.
     public init(
         options: ServerOptions, clock: any SKANClock = SystemClock(),
         localAddresses: @autoclosure () -> [String] = System.reachableAddresses().map(\.address)
@@ -43,12 +43,23 @@ public final class SKANMockServer: Sendable {
             // "--model FILE: $.path: reason", unless the summary already says it is the model.
             throw StartupError(.model, failure.couldNotRead ? failure.summary : "--model \(failure.summary)")
         }
+        // Files are read before any is written: a bad replay file or certificate leaves the log as it was.
+        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
+        let https: HTTPSService?
+        do {
+            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
+        } catch {
+            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
+        }
+        let upstream = try options.upstream.map { options throws(StartupError) in try Self.startUpstream(options) }
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
             }
         } catch {
+            upstream?.stop()
             throw StartupError(.journal, error.description)
         }
+        self.upstream = upstream
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(
             model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
@@ -56,21 +67,20 @@ public final class SKANMockServer: Sendable {
             capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
         var resumeNotes: [String] = []
-        if options.resume {
-            guard let path = options.logPath, path != "-" else {
-                throw StartupError(
-                    .configuration, "--resume reads the journal back from its --log file: give --log FILE")
-            }
+        // The configuration stage made sure that --resume has a --log file.
+        if options.resume, let path = options.logPath, path != "-" {
             let bytes: [UInt8]
             do {
                 bytes = System.fileExists(path) ? try FileBytes.read(path, limit: FileBytes.journalLimit) : []
             } catch {
+                upstream?.stop()
                 throw StartupError(.journal, "--resume: cannot read \(error.description)")
             }
             // A line cut short by a kill is cut off the file too, so that the next line starts clean.
             if let last = bytes.last, last != UInt8(ascii: "\n") {
                 let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
                 if let error = System.truncate(path: path, to: Int64(keep)) {
+                    upstream?.stop()
                     throw StartupError(.journal, "--resume: cannot cut the torn last line off \(path): \(error.reason)")
                 }
             }
@@ -83,14 +93,6 @@ public final class SKANMockServer: Sendable {
                     "skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"
                 ]
         }
-        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
-        let https: HTTPSService?
-        do {
-            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
-        } catch {
-            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
-        }
-        upstream = try options.upstream.map { options throws(StartupError) in try Self.startUpstream(options) }
         var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
             modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),

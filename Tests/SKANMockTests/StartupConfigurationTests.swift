@@ -1,4 +1,5 @@
 import SKANDomain
+import SystemPOSIX
 import Testing
 
 @testable import SKANMock
@@ -47,6 +48,18 @@ struct StartupConfigurationTests {
         let badModel = failure { $0.modelPath = "/etc/hostname" }
         #expect(badModel?.description.hasPrefix("--model /etc/hostname: $: ") == true)
         #expect(StartupError(.tls, "a\nb").description == "a; b")
+    }
+
+    /// Files are read before any is written: a start stopped by a bad replay file or certificate
+    /// leaves no log file behind.
+    @Test func aRefusedStartWritesNoLog() throws {
+        let log = "/tmp/skan-mock-startup-\(UInt64.random(in: 1...UInt64.max)).jsonl"
+        let error = failure {
+            $0.logPath = log
+            $0.replayPath = "/nonexistent/replay.json"
+        }
+        #expect(error?.stage == .replay)
+        #expect(!System.fileExists(log))
     }
 
     @Test func anUpstreamCAIsCheckedAtStart() throws {
