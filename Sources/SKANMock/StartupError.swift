@@ -3,20 +3,20 @@ extension SKANMockServer {
     /// option or file at fault. The CLI prints it and exits with `exitStatus`.
     public struct StartupError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Start-up runs in this order; the first stage that fails stops it, and nothing after it
-        /// is opened (no file written, no port bound).
+        /// is opened. Every file is read before the log is opened, and no port is bound before.
         public enum Stage: String, Sendable, CaseIterable {
             /// Options that cannot work, alone or together: caught before any file is read.
             case configuration
             /// The model file (`--model`).
             case model
-            /// The journal's file (`--log`, `--resume`).
-            case journal
             /// The recording (`--replay`).
             case replay
             /// HTTPS: the certificate, its key, the local CA.
             case tls
             /// `--upstream`: its CA file and its client.
             case upstream
+            /// The journal's file (`--log`, `--resume`).
+            case journal
             /// Binding the ports.
             case listeners
         }
