@@ -29,6 +29,14 @@ struct HTTPRouterTests {
         return router
     }
 
+    @Test func saysWhetherAPathHasARoute() {
+        #expect(router.handles("/a"))
+        #expect(router.handles("/devices/QA-1"))
+        #expect(!router.handles("/devices/"))
+        #expect(!router.handles("/devices/QA-1/x"))
+        #expect(!router.handles("/b"))
+    }
+
     @Test func routesByMethodAndPathIgnoringTheQuery() {
         #expect(text(answer(router, .get, "/a?x=1")) == "\"get a\"")
         #expect(text(answer(router, .post, "/a")) == "\"post a\"")
