@@ -31,6 +31,11 @@ struct StartupConfigurationTests {
         #expect(replayAndUpstream?.exitStatus == 64)
         #expect(failure { $0.resume = true }?.stage == .configuration)
         #expect(failure { $0.clockOffsetSeconds = .max }?.stage == .configuration)
+        let samePort = failure {
+            $0.port = 8080
+            $0.https = HTTPSOptions(port: 8080, stateDirectory: "/nonexistent")
+        }
+        #expect(samePort == StartupError(.configuration, "--https-port 8080 is --port's too: give each its own port"))
         let model = failure { $0.modelPath = "/nonexistent/model.json" }
         #expect(model?.stage == .model)
         #expect(model?.exitStatus == 2)
