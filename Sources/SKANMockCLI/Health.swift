@@ -20,7 +20,16 @@ struct Health: ParsableCommand {
 
     func run() throws {
         let environment = Environment()
-        let port = port ?? environment["SKAN_MOCK_PORT"].flatMap { Int($0) } ?? 8080
+        let port: Int
+        do {
+            // Read as `serve` reads it: a port that is not one is said, not taken for 8080.
+            port =
+                try environment.integer(self.port, "--port", "SKAN_MOCK_PORT", in: 1...65535, "must be in 1...65535")
+                ?? 8080
+        } catch {
+            StandardStreams.error("skan-mock health: \(error.description)")
+            throw ExitCode(64)
+        }
         var headers: [(String, String)] = []
         if let token = environment["SKAN_MOCK_ADMIN_TOKEN"] { headers.append(("Authorization", "Bearer \(token)")) }
         do {

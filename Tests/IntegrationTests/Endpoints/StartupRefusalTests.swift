@@ -138,6 +138,24 @@ struct StartupRefusalTests {
         #expect(ListeningLine.first(of: output).hasPrefix("skan-mock listening on http://127.0.0.1:"))
     }
 
+    /// Issue 30.21: `health` reads SKAN_MOCK_PORT as `serve` does; a bad one is named, not
+    /// taken for 8080.
+    @Test func healthNamesABadPortVariable() throws {
+        let binary = try #require(ProcessLifecycleTests.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["health"]
+        process.environment = ["SKAN_MOCK_PORT": "eighty"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(err == "skan-mock health: SKAN_MOCK_PORT eighty: not an integer; --port must be in 1...65535\n")
+        #expect(process.terminationStatus == 64)
+    }
+
     /// Issue 30.21: a negative number is a number (it was "Missing value" before).
     @Test func aNegativeClockOffsetIsTaken() throws {
         let binary = try #require(ProcessLifecycleTests.executable)
