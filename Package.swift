@@ -54,18 +54,21 @@ let tlsDefine: [SwiftSetting] = tlsPlatforms.map { [.define("SKAN_MOCK_TLS", .wh
 // Layers, arrows pointing down only:
 //   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes), SKANSimulator
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
-//   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic, no libc)
+//   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic, no libc; it takes
+//   only SystemPOSIX's Mutex and Atomic)
 //   SKANSimulator (a device running Singular's client code) -> SKANDomain, HTTPCore (its HTTP client)
 //   SKANMockCLI, SKANMock, HTTPCore -> SystemPOSIX (the only code that touches libc: one file
 //   for Glibc, one for Darwin, same functions, plus the C shim CSystemLinux
-//   for accept4; Tests/HTTPCoreTests/PortabilityTests checks it)
+//   for accept4 and CSystemAtomics for the atomic builtins; Tests/HTTPCoreTests/PortabilityTests
+//   checks it)
 //   SKANMockClient stands alone (Foundation only), for app test targets on iOS and macOS.
 //   SKANPhoneSetup (CA profile, phone page, QR codes) -> SKANTLS (TLS engine, local CA) -> COpenSSL
 let package = Package(
     name: "skan-mock",
-    // macOS 15: Synchronization.Mutex (the server). iOS 15: SKANMockClient's async URLSession, the
-    // only target meant for iOS; Linux (Glibc) needs no entry.
-    platforms: [.macOS(.v15), .iOS(.v15)],
+    // macOS 14: the oldest macOS that Xcode 16.0 runs on (the server's locks and atomics are its own,
+    // in SystemPOSIX, not Synchronization's, which needs macOS 15 and iOS 18). iOS 15: SKANMockClient's
+    // async URLSession; Linux (Glibc) needs no entry.
+    platforms: [.macOS(.v14), .iOS(.v15)],
     products: [
         .executable(name: "skan-mock", targets: ["SKANMockCLI"]),
         // The whole server in process, for a user's own Swift tests: start on port 0, stop, read the journal.
@@ -79,10 +82,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
-        .target(name: "SystemPOSIX", dependencies: ["CSystemLinux"]),
+        .target(name: "SystemPOSIX", dependencies: ["CSystemLinux", "CSystemAtomics"]),
+        .target(name: "CSystemAtomics"),  // the compiler's atomic builtins, for SystemPOSIX.Atomic
         .target(name: "CSystemLinux"),  // accept4, which Swift's Glibc module does not declare
         .target(name: "HTTPCore", dependencies: ["SystemPOSIX"]),
-        .target(name: "SKANDomain"),
+        // SystemPOSIX for its Mutex and Atomic only: the domain makes no system call.
+        .target(name: "SKANDomain", dependencies: ["SystemPOSIX"]),
         .target(
             name: "SKANMock",
             dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup") + upstream(),
@@ -91,7 +96,7 @@ let package = Package(
             swiftSettings: tlsDefine + upstreamDefine
         ),
         // libcurl's multi interface as the client of `--upstream` (knows nothing of SKAN).
-        .target(name: "UpstreamHTTP", dependencies: ["CCurl"]),
+        .target(name: "UpstreamHTTP", dependencies: ["CCurl", "SystemPOSIX"]),
         .target(name: "SKANSimulator", dependencies: ["HTTPCore", "SKANDomain"]),
         .target(name: "SKANMockClient"),
         .systemLibrary(
@@ -125,9 +130,9 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .testTarget(name: "SystemPOSIXTests", dependencies: ["SystemPOSIX"]),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
-        .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain"]),
-        .testTarget(name: "SKANMockTests", dependencies: ["SKANMock"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SystemPOSIX"]),
+        .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain", "SystemPOSIX"]),
+        .testTarget(name: "SKANMockTests", dependencies: ["SKANMock", "SystemPOSIX"]),
         .testTarget(name: "SKANTLSTests", dependencies: tls("SKANTLS", "COpenSSL"), swiftSettings: tlsDefine),
         .testTarget(
             name: "SKANPhoneSetupTests", dependencies: tls("SKANPhoneSetup", "SKANTLS"), swiftSettings: tlsDefine),

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import SystemPOSIX
 
 /// One accepted socket: carries out what its `HTTPConnectionStateMachine` decides. It owns the

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// Whatever answers requests. Called on the connection's queue; it may answer at once (the fast
 /// path: no hop, no allocation beyond the response) or later from any thread (a delayed fault),

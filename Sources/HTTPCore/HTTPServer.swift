@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import SystemPOSIX
 
 /// An HTTP/1.1 server on POSIX sockets and Dispatch. No thread per connection: connections are

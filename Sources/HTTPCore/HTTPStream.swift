@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// A response whose body goes out over time (Server-Sent Events): the handler writes when it has
 /// something, the connection sends it, and the connection closes when the stream ends. The body is

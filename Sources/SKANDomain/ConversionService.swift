@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// The conversion-value service: parses a request once into typed parameters (collecting findings),
 /// chooses the window, consults the model and the device's state, and returns the answer.

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// The request journal (SPEC 2): every request as one JSON object, kept in memory up to `capacity`
 /// (oldest dropped first and counted) and handed to a sink as JSON Lines.

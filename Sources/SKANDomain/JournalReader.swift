@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// A live reader of the journal (the console's event stream). Readers pull: they keep their own
 /// position and read what is new (`Journal.read`), so recording an entry costs a reader nothing but

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// Callers waiting for the journal to hold enough matching entries (`/__admin/requests/wait`), so a
 /// test can wait for a request without sleeping and without holding a thread.

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// `--replay`: a replay file's answers, served in the order they were recorded. Each device has,
 /// per key, a queue of answers; a request with that key takes the next one, so two identical

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// Wall-clock time, injected so that windows (48 h, 7 d, 35 d) can be tested without waiting and a
 /// QA session can move a device through its windows ("time travel").

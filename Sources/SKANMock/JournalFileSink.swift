@@ -1,6 +1,5 @@
 import Dispatch
 import SKANDomain
-import Synchronization
 import SystemPOSIX
 
 /// Writes journal lines to a file or standard output in batches (group commit), without making

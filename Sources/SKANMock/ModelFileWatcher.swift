@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import SystemPOSIX
 
 /// Notices when the model file changes, so an edit in QA takes effect without a restart.

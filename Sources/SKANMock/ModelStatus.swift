@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// The outcome of the last model reload, for `/__admin/health`: a bad file keeps the old model, and
 /// the reason stays visible here until a good file comes.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SystemPOSIX
 
 /// Answers an injected `delay` fault holds back, until their timer fires or the server stops. A
 /// delayed answer is journaled when it is sent, not when it was decided, so that a server stopped

@@ -1,5 +1,5 @@
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 
 /// Counters for `GET /__admin/metrics` in the Prometheus text format: requests by endpoint and
 /// status, findings by code, faults by type, and a latency histogram. One short lock per request.

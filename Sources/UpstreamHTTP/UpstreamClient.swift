@@ -1,6 +1,6 @@
 import CCurl
 import Dispatch
-import Synchronization
+import SystemPOSIX
 
 /// An HTTP(S) client for one upstream service, on libcurl's multi interface: any number of
 /// requests in flight on one thread of its own, connections kept alive and reused, HTTPS verified

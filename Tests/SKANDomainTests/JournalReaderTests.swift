@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @testable import SKANDomain

@@ -1,6 +1,6 @@
 import HTTPCore
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @testable import SKANMock

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @testable import SKANMock

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPOSIX
 
 /// The faults in force and their progress (requests left, random draws), behind one lock.
 ///

@@ -1,6 +1,6 @@
 import Dispatch
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 
 /// Where an event stream's bytes go: the HTTP connection in the server, a recorder in tests.
 protocol EventStreamTransport: Sendable {

@@ -1,5 +1,5 @@
 import HTTPCore
-import Synchronization
+import SystemPOSIX
 
 #if SKAN_MOCK_TLS
     import SKANPhoneSetup

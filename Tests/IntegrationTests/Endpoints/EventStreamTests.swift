@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 import Testing
 
 /// `/__admin/events` over real sockets, without a browser: live entries, filters, resume with

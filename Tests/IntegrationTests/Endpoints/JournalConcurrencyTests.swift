@@ -1,6 +1,6 @@
 import Dispatch
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @Suite("Journal under concurrent load")

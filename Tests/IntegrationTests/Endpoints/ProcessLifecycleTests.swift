@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import SKANDomain
-import Synchronization
+import SystemPOSIX
 import Testing
 
 /// The real `skan-mock` executable, started as a user would: the start-up line, and a SIGTERM in

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @testable import HTTPCore

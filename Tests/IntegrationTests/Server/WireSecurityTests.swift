@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemPOSIX
 import Testing
 
 @testable import HTTPCore

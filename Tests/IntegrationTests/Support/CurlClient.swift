@@ -1,5 +1,5 @@
 import CCurl
-import Synchronization
+import SystemPOSIX
 
 /// A small libcurl client for the integration tests: one easy handle per client, so consecutive
 /// requests reuse the connection exactly as a real app's URL session would, and

@@ -1,0 +1,2 @@
+// CSystemAtomics is header-only (static inline functions); SwiftPM needs one source file.
+#include "CSystemAtomics.h"
