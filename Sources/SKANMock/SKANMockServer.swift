@@ -90,7 +90,7 @@ public final class SKANMockServer: Sendable {
             if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
             resumeNotes =
                 resume.notes + [
-                    "skan-mock: resumed \(resume.entries.count) journal entries from \(path) (\(replayed) requests answered again for the devices' state, \(service.deviceCount) devices)"
+                    "skan-mock: resumed \(Counted.text(resume.entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(replayed, "request")) answered again for the devices' state, \(Counted.text(service.deviceCount, "device")))"
                 ]
         }
         var context = AppContext(
@@ -122,7 +122,7 @@ public final class SKANMockServer: Sendable {
         notices += resumeNotes
         if let replay {
             notices.append(
-                "skan-mock: replaying \(replay.answerCount) recorded answers for \(replay.deviceCount) devices from \(replay.source); other requests get the model's answer and a not_recorded finding"
+                "skan-mock: replaying \(Counted.text(replay.answerCount, "recorded answer")) for \(Counted.text(replay.deviceCount, "device")) from \(replay.source); other requests get the model's answer and a not_recorded finding"
             )
         }
         notices += https?.notes ?? []

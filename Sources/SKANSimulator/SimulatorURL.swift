@@ -1,6 +1,7 @@
 /// The `--url` of `skan-mock simulate`: a `SINGULAR_API_URL`-style base (`http://host:port/base`)
-/// to which the simulator appends `/api/v2/conversion_value` and the S2S paths. Plain HTTP only,
-/// because that is all skan-mock speaks.
+/// to which the simulator appends `/api/v2/conversion_value` and the S2S paths. Plain HTTP only: the
+/// simulator's client has no TLS, and a server started with `--https-port` still answers plain HTTP
+/// on `--port`, so that is the URL to give it.
 public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -17,7 +18,10 @@ public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
         }
         let scheme = text[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" else {
-            throw Invalid(description: "'\(text)': only http:// is supported (skan-mock speaks plain HTTP)")
+            throw Invalid(
+                description:
+                    "'\(text)': the simulator sends plain HTTP only; give it the server's http:// address (its --port, which a server with --https-port serves too)"
+            )
         }
         let rest = text[schemeEnd.upperBound...]
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex

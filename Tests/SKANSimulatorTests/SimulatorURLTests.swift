@@ -23,6 +23,16 @@ struct SimulatorURLTests {
         #expect(throws: SimulatorURL.Invalid.self) { try SimulatorURL(parsing: text) }
     }
 
+    @Test func anHTTPSURLIsToldWhichAddressToUseInstead() {
+        #expect {
+            try SimulatorURL(parsing: "https://127.0.0.1:8443")
+        } throws: { error in
+            let text = (error as? SimulatorURL.Invalid)?.description ?? ""
+            return text.contains("plain HTTP only") && text.contains("http:// address")
+                && !text.contains("skan-mock speaks plain HTTP")
+        }
+    }
+
     @Test func describesItself() throws {
         #expect(try SimulatorURL(parsing: "http://[::1]:8081/base").description == "http://[::1]:8081/base")
         #expect(try SimulatorURL(parsing: "http://127.0.0.1:8080").description == "http://127.0.0.1:8080")

@@ -256,6 +256,35 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// `skan-mock validate config/*.json` as the README's reader types it: the models are checked, the
+    /// JSON Schema and the scenarios are said to be what they are and skipped, and it exits 0.
+    @Test func validateOfTheConfigFolderSkipsTheSchemaAndScenarios() throws {
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
+        let files =
+            ["event-bits.json", "model.schema.json", "retention.json", "revenue.json", "singular-testing.json"]
+            .map { config.appendingPathComponent($0).path } + [
+                config.appendingPathComponent("scenarios/windows.json").path
+            ]
+        let binary = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["validate"] + files
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(err.isEmpty, "\(err)")
+        #expect(out.contains("model.schema.json: skipped: a JSON Schema"))
+        #expect(out.contains("windows.json: skipped: a scenario for `skan-mock simulate --scenario`"))
+        #expect(out.split(separator: "\n").filter { $0.contains(": ok (model ") }.count == 4)
+    }
+
     @Test func simulateWithAMissingScenarioFileExitsWith2NamingIt() throws {
         let binary = try #require(Self.executable)
         let process = Process()

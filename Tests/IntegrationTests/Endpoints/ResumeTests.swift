@@ -39,6 +39,8 @@ struct ResumeTests {
         }
         #expect(restarted.server.notices.contains { $0.contains("was cut short") })
         #expect(restarted.server.notices.contains { $0.hasPrefix("skan-mock: resumed 2 journal entries") })
+        // One device: "1 device", not "1 devices".
+        #expect(restarted.server.notices.contains { $0.hasSuffix(", 1 device)") })
         #expect(try restarted.journal("device=R").map { $0["id"]?.intValue } == [1, 2])
         #expect(try restarted.get("/api/v2/conversion_value", session("R")).text == expected[2])
         #expect(try restarted.journal("device=R").last?["id"] == 3)
