@@ -33,7 +33,8 @@ struct AdminGuard: Sendable {
         }
         if Self.fromBrowser(request), !request.body.isEmpty, !Self.isJSON(request.headers["Content-Type"]) {
             return .jsonError(
-                "admin change refused: a browser's request body must be application/json", status: .unsupportedMediaType
+                "admin change refused: a request with an Origin or Sec-Fetch-Site header is a browser's, and a browser's body must be sent as Content-Type: application/json (scripts that send neither header need no Content-Type)",
+                status: .unsupportedMediaType
             )
         }
         if changesFromThisMachineOnly && !Self.isLoopbackPeer(request.remoteAddress) {
@@ -62,10 +63,12 @@ struct AdminGuard: Sendable {
         return nil
     }
 
-    /// Browsers send these; curl, URLSession and the test clients do not.
+    /// Browsers send these; curl, URLSession and the test clients do not. `Sec-Fetch-Mode` alone is
+    /// not a browser: Node's built-in `fetch` sends it (`cors`) and nothing else of the kind, and a
+    /// browser that sends it sends `Sec-Fetch-Site` with it, so a Node script's string body (sent as
+    /// text/plain) is taken as curl's is.
     static func fromBrowser(_ request: HTTPRequest) -> Bool {
         request.headers["Origin"] != nil || request.headers["Sec-Fetch-Site"] != nil
-            || request.headers["Sec-Fetch-Mode"] != nil
     }
 
     static func isJSON(_ contentType: String?) -> Bool {

@@ -78,6 +78,36 @@ struct ConsoleRoutesTests {
             try mock.client.get(mock.url("/__admin/health"), headers: ["Origin: http://evil.example"]).status == 200)
         // curl without a content type, as the README's examples do.
         #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: faults).status == 200)
+        // The 415 says what to send.
+        let text = try mock.client.request(
+            "PUT", mock.url("/__admin/faults"), body: faults, headers: [own, "Content-Type: text/plain"])
+        #expect(
+            try JSONParser.parse(text.body)["reason"]?.stringValue?.contains("Content-Type: application/json")
+                == true)
+        // What Node's fetch sends for a string body: Sec-Fetch-Mode and text/plain, no Origin.
+        #expect(
+            try mock.client.request(
+                "PUT", mock.url("/__admin/faults"), body: faults,
+                headers: ["Sec-Fetch-Mode: cors", "Content-Type: text/plain;charset=UTF-8"]
+            ).status == 200)
+    }
+
+    /// A Node script, as docs/security.md shows it, with Node's own fetch: its fault takes effect.
+    @Test(.enabled(if: NodeScript.available, "node is not installed: the Node example is not run"))
+    func aNodeScriptsFetchChangesTheFaults() throws {
+        let mock = try TestSKANMock()
+        let script = """
+            const base = process.argv[2];
+            const put = await fetch(base + "/__admin/faults", {
+              method: "PUT",
+              body: JSON.stringify({faults: [{endpoint: "skan4", type: "status", status: 503, times: 1}]}),
+            });
+            console.log(put.status);
+            const answer = await fetch(base + "/api/v2/conversion_value?a=K&i=com.example&p=iOS&idfv=N1&n=__SESSION__");
+            console.log(answer.status);
+            """
+        let lines = try NodeScript.run(script, arguments: ["http://127.0.0.1:\(mock.server.port)"])
+        #expect(lines == ["200", "503"])
     }
 
     @Test func coverageCountsAnsweredEntriesAndIsClearedWithTheJournal() throws {
