@@ -163,4 +163,55 @@ struct EventStreamSessionTests {
         #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
         session.close()
     }
+
+    /// Every silence stays under one interval (issue 31.5): a timer that fires while the stream was
+    /// busy waits only until one interval after the last write, not a whole period more.
+    @Test func theHeartbeatIsDueOneIntervalAfterTheLastWrite() {
+        let interval: Int64 = 15_000_000
+        // An event went out 1 s before the timer fired: no comment, fire again in 14 s.
+        let busy = EventStreamSession.heartbeatStep(lastSent: 100_000_000, now: 101_000_000, interval: interval)
+        #expect(busy.comment == false && busy.nextIn == 14_000_000)
+        // 14 s later, silent for the whole interval: a comment, then again in 15 s.
+        let due = EventStreamSession.heartbeatStep(lastSent: 100_000_000, now: 115_000_000, interval: interval)
+        #expect(due.comment == true && due.nextIn == interval)
+        // A timer that fires a little early still counts as due.
+        #expect(EventStreamSession.heartbeatStep(lastSent: 0, now: interval - 1_000, interval: interval).comment)
+        // Whatever the timing of writes, the longest silence is one interval.
+        var lastSent: Int64 = 0
+        var now: Int64 = 0
+        var longest: Int64 = 0
+        let writes: [Int64] = [1_000_000, 14_900_000, 15_100_000, 29_000_000, 31_000_000, 60_000_000]
+        var next = interval
+        for _ in 0..<20 {
+            let write = writes.first { $0 > now && $0 < next }
+            if let write {
+                longest = max(longest, write - lastSent)
+                lastSent = write
+                now = write
+                continue
+            }
+            now = next
+            let step = EventStreamSession.heartbeatStep(lastSent: lastSent, now: now, interval: interval)
+            if step.comment {
+                longest = max(longest, now - lastSent)
+                lastSent = now
+            }
+            next = now + step.nextIn
+        }
+        #expect(longest <= interval)
+    }
+
+    @Test func aHeartbeatFollowsAnEventWithinOneInterval() {
+        let j = journal()
+        let out = Recorder()
+        var limits = EventStreamSession.Limits()
+        limits.heartbeatSeconds = 0.2
+        let session = EventStreamSession(
+            bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
+        session.open(.now)
+        #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
+        record(j, device: "D")
+        #expect(out.wait { $0.text.hasSuffix(": keep-alive\n\n") && $0.text.contains("id: B:1") })
+        session.close()
+    }
 }

@@ -27,8 +27,23 @@ final class EventStreamSession: @unchecked Sendable {
     struct Limits: Sendable {
         var maxQueuedEntries = 1_000
         var maxPendingBytes = 1 << 20
-        /// A comment line goes out when nothing was sent for this long.
+        /// A comment line goes out when nothing was sent for this long (a proxy with a 30-s idle
+        /// timeout keeps the stream).
         var heartbeatSeconds = 15.0
+
+        var heartbeatMicros: Int64 { Int64(heartbeatSeconds * 1_000_000) }
+    }
+
+    /// What the heartbeat timer does when it fires at `now`: send a comment when nothing was written
+    /// for a whole interval, and fire next one interval after the last thing written. A timer on a
+    /// fixed period would wait up to two intervals after an event (it fires, finds the stream busy,
+    /// and waits a whole period again); this one keeps every silence under one interval.
+    static func heartbeatStep(lastSent: Int64, now: Int64, interval: Int64) -> (comment: Bool, nextIn: Int64) {
+        let silent = now - lastSent
+        // A few milliseconds early counts as due: a timer that fires just before the deadline must
+        // not wait a whole interval more.
+        if silent >= interval - 5_000 { return (true, interval) }
+        return (false, interval - silent)
     }
 
     private struct State: Sendable {
@@ -70,8 +85,7 @@ final class EventStreamSession: @unchecked Sendable {
         self.limits = limits
         idPrefix = Array("id: \(bootId):".utf8)
         timer = DispatchSource.makeTimerSource(queue: queue)
-        let period = DispatchTimeInterval.milliseconds(Int(limits.heartbeatSeconds * 1000))
-        timer.schedule(deadline: .now() + period, repeating: period)
+        timer.schedule(deadline: .now() + .microseconds(Int(limits.heartbeatMicros)))
         timer.setEventHandler { [weak self] in self?.heartbeat() }
         timer.resume()
     }
@@ -201,18 +215,26 @@ final class EventStreamSession: @unchecked Sendable {
     static let backlogChunkEntries = 200
     static let backlogChunkBytes = 256 * 1024
 
+    /// On the session's queue, when the timer fires: a comment if the stream was silent a whole
+    /// interval, and the timer set again for one interval after the last thing written.
     private func heartbeat() {
-        let idle = state.withLock { s in
-            !s.closed && s.reader != nil
-                && MonotonicClock.microseconds() - s.lastSent >= Int64(limits.heartbeatSeconds * 1_000_000) - 50_000
+        let now = MonotonicClock.microseconds()
+        let step = state.withLock { s -> (comment: Bool, nextIn: Int64)? in
+            guard !s.closed else { return nil }
+            let step = Self.heartbeatStep(lastSent: s.lastSent, now: now, interval: limits.heartbeatMicros)
+            // Not started yet (no reader): only wait.
+            return s.reader == nil ? (false, step.nextIn) : step
         }
-        guard idle else { return }
-        if transport.pendingBytes > limits.maxPendingBytes {
-            close()
-            return
+        guard let step else { return }
+        if step.comment {
+            if transport.pendingBytes > limits.maxPendingBytes {
+                close()
+                return
+            }
+            transport.write(Array(": keep-alive\n\n".utf8))
+            state.withLock { $0.lastSent = MonotonicClock.microseconds() }
         }
-        transport.write(Array(": keep-alive\n\n".utf8))
-        state.withLock { $0.lastSent = MonotonicClock.microseconds() }
+        timer.schedule(deadline: .now() + .microseconds(Int(step.nextIn)))
     }
 
     /// Ends the stream (a reader too far behind, or the connection went away); idempotent.
