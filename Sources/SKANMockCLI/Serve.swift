@@ -169,6 +169,12 @@ struct Serve: ParsableCommand {
             valueName: "file"))
     var replay: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the server's process id to this file once it listens, and remove it when it stops; a file naming a process still running is refused. For scripts that stop the server they started (kill $(cat FILE)). [env: SKAN_MOCK_PID_FILE]",
+            valueName: "file"))
+    var pidFile: String?
+
     func run() throws {
         // Before any thread allocates: the event loops and the journal share one malloc arena.
         System.useOneMallocArena()
@@ -192,10 +198,21 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
+        let pid: PidFile?
+        do {
+            let path = pidFile ?? Environment()["SKAN_MOCK_PID_FILE"]
+            pid = try path.flatMap { $0.isEmpty ? nil : $0 }.map { path throws(SKANMockServer.StartupError) in
+                try PidFile.claim(path)
+            }
+        } catch {
+            StandardStreams.error("skan-mock: \(error.description)")
+            throw ExitCode(error.exitStatus)
+        }
         // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
-        let signalSources = SignalHandlers.install(server: server)
+        let signalSources = SignalHandlers.install(server: server, pidFile: pid)
         do {
             try server.start()
+            try pid?.write()
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)

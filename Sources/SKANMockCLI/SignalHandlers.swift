@@ -7,7 +7,7 @@ import SystemPOSIX
 /// runs as ordinary code.
 enum SignalHandlers {
     /// Returns the sources; the caller keeps them alive for as long as it serves.
-    static func install(server: SKANMockServer) -> [any DispatchSourceSignal] {
+    static func install(server: SKANMockServer, pidFile: PidFile? = nil) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         let queue = DispatchQueue(label: "skan-mock.signals")
         for stop in [ProcessSignal.terminate, .interrupt] {
@@ -15,6 +15,7 @@ enum SignalHandlers {
             let source = DispatchSource.makeSignalSource(signal: stop.number, queue: queue)
             source.setEventHandler {
                 server.stop(gracePeriod: 5)
+                pidFile?.remove()
                 System.exit(0)
             }
             source.resume()

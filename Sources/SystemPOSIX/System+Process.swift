@@ -48,3 +48,22 @@ private func ignoreSignal(_ number: Int32) {
 private func exitProcess(_ code: Int32) -> Never {
     exit(code)
 }
+
+extension System {
+    /// This process's id.
+    public static func processID() -> Int32 {
+        getpid()
+    }
+
+    /// Whether a process with this id exists (it may belong to another user: `EPERM` says it does).
+    public static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Removes the file at `path`; false when there was none or it could not be removed.
+    @discardableResult
+    public static func removeFile(_ path: String) -> Bool {
+        unlink(path) == 0
+    }
+}
