@@ -37,9 +37,3 @@ public struct PostbackSigning: Sendable {
         return signer.sign(input)
     }
 }
-
-extension PostbackSigning {
-    /// Why a server without the local CA's key does not sign.
-    public static let withoutHTTPS =
-        "not signed: skan-mock signs with its local CA's key, which it loads with --https (and a build with TLS); Apple's own key signs real postbacks"
-}

@@ -25,5 +25,5 @@ struct AppContext: Sendable {
     /// Answers held back by `delay` faults.
     let delays = PendingDelays()
     /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
-    var postbackSigning = PostbackSigning(unsigned: PostbackSigning.withoutHTTPS)
+    var postbackSigning = PostbackSigning(unsigned: PostbackSigning.unavailableHere)
 }
