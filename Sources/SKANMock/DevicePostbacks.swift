@@ -21,6 +21,9 @@ public struct DevicePostbacks: Sendable {
     public var options: PostbackQuery
     /// How AdAttributionKit's JWS is signed, or why it is not.
     public var signing: PostbackSigning
+    /// What they were made from, to show them again with other options.
+    private let state: DeviceState
+    private let model: ConversionModel?
 
     public init(
         device: String, state: DeviceState, model: ConversionModel?, now: Int64, tiers: [Int] = [0, 1, 2, 3],
@@ -29,6 +32,8 @@ public struct DevicePostbacks: Sendable {
     ) {
         self.device = device
         self.now = now
+        self.state = state
+        self.model = model
         self.options = options
         self.signing = signing
         modelName = model?.name
@@ -40,6 +45,14 @@ public struct DevicePostbacks: Sendable {
         }
         // SKAN 3 has one postback: shown at the richest tier asked for.
         skan3 = PostbackSimulator.skan3(state.skan3, now: now, tier: tiers.last ?? 3, options: options)
+    }
+
+    /// The same device's postbacks with other options (`skan-mock report --framework aak`), at the
+    /// tiers shown now.
+    public func rendered(_ options: PostbackQuery) -> DevicePostbacks {
+        DevicePostbacks(
+            device: device, state: state, model: model, now: now, tiers: tiers.map(\.tier), options: options,
+            signing: signing)
     }
 
     /// A postback that carries a value no model entry gives (the app set a value of its own), once
