@@ -55,7 +55,7 @@ public enum AdAttributionKitPostback {
             JSONMember("did-win", .bool(postback.didWin)),
             JSONMember(
                 "postback-identifier",
-                .string(PostbackTransactionID.make(device: device, postback: postback, framework: .aak)))
+                .string(PostbackTransactionID.make(device: device, postback: postback, framework: .aak).uppercased()))
         ]
         if PostbackSimulator.carriesSourceApp(postback) {
             members.append(JSONMember("publisher-item-identifier", .int(PostbackSimulator.sourceAppID)))
