@@ -135,4 +135,39 @@ struct PostbackTests {
         let body = try JSONParser.parse(response.body)
         #expect(body["reason"]?.stringValue == message, "\(response.text)")
     }
+
+    /// Issue 29.5: SKAN 3's postback is version 3.0 with an integer campaign-id, and the value only
+    /// above the privacy threshold (tier 0: none).
+    @Test func skan3PostbackHasACampaignID() throws {
+        let mock = try TestSKANMock()
+        #expect(
+            try mock.get(
+                "/api/v1/conversion_value",
+                [
+                    ("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", "S3"), ("n", "__SESSION__"),
+                    ("conversion_value", "0")
+                ]
+            ).status == 200)
+        try advance(mock, days: 3)
+        let met = try #require(try mock.admin("/__admin/devices/S3/postbacks?tier=2")["skan3"])
+        #expect(met["status"] == "sent_by" && met["apple"]?["version"] == "3.0" && met["apple"]?["campaign-id"] == 42)
+        #expect(met["apple"]?["source-identifier"] == nil && met["apple"]?["conversion-value"]?.intValue != nil)
+        let notMet = try #require(try mock.admin("/__admin/devices/S3/postbacks?tier=0")["skan3"])
+        #expect(notMet["apple"]?["conversion-value"] == nil && notMet["apple"]?["source-app-id"] == nil)
+    }
+
+    /// Issue 29.4: with nothing known of p0, the first postback carries registration's 0 and says so.
+    @Test func aDeviceWithNothingKnownOfP0CarriesRegistrationsZero() throws {
+        let mock = try TestSKANMock()
+        #expect(
+            try mock.get(
+                "/api/v2/conversion_value",
+                [
+                    ("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", "REG"), ("n", "__SESSION__"),
+                    ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start - 10 * 86_400))
+                ]
+            ).status == 200)
+        let p0 = try mock.admin("/__admin/devices/REG/postbacks?tier=3")["skan4"]?[0]?["postbacks"]?[0]
+        #expect(p0?["fine"] == 0 && p0?["value_source"] == "registration" && p0?["apple"]?["conversion-value"] == 0)
+    }
 }
