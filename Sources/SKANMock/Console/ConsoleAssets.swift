@@ -642,7 +642,7 @@ function card(n, tiers, start, developer) {
   return box;
 }
 
-function skan3Card(postback, start) {
+function skan3Card(postback, start, tier) {
   const box = el("section", null, "postback-card");
   box.dataset.window = "skan3";
   box.dataset.status = postback.status;
@@ -650,7 +650,7 @@ function skan3Card(postback, start) {
   const when = sendText(postback, start);
   if (when) box.append(el("p", when, "send"));
   box.append(el("p", carried(postback), "carries"));
-  if (postback.apple) box.append(appleFields(postback, "shown"));
+  if (postback.apple) box.append(appleFields(postback, tier));
   return box;
 }
 
@@ -658,7 +658,7 @@ function postbackCards(postbacks, start) {
   const cards = el("div", null, "postback-cards");
   const tiers = postbacks?.skan4 || [];
   if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode));
-  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start));
+  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3));
   return cards;
 }
 
