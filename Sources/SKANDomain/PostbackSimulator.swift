@@ -127,7 +127,7 @@ public enum PostbackSimulator {
             guard let answer else {
                 postback.reason =
                     nowSeconds < end
-                    ? "no conversion value set in p\(n) yet (the window is open until \(end))"
+                    ? "no conversion value set in p\(n) yet (the window is open until \(RFC3339.format(milliseconds: end * 1000)))"
                     : "no conversion value was set in p\(n): skan-mock answered none in that window"
                 if nowSeconds < end { postback.status = .pending }
                 return postback
@@ -172,7 +172,8 @@ public enum PostbackSimulator {
         postback.windowStart = raised
         postback.windowEnd = raised + 24 * hour
         if floorDivide(now, 1000) < raised + 24 * hour {
-            postback.reason = "the 24-hour timer runs until \(raised + 24 * hour); a higher value restarts it"
+            postback.reason =
+                "the 24-hour timer runs until \(RFC3339.format(milliseconds: (raised + 24 * hour) * 1000)); a higher value restarts it"
             return postback
         }
         postback.status = .sentBy

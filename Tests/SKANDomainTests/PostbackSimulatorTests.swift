@@ -53,6 +53,11 @@ struct PostbackSimulatorTests {
     @Test func anOpenWindowIsPendingWithWhatItWouldCarry() {
         let postbacks = PostbackSimulator.skan4(state(), tier: 2, now: (first + hour * 2) * 1000)
         #expect(postbacks[0].status == .pending && postbacks[0].fine == 10 && postbacks[0].sendInterval == nil)
+        // The reason says when, as a date people read.
+        #expect(
+            postbacks[2].reason
+                == "no conversion value set in p2 yet (the window is open until \(RFC3339.format(milliseconds: (first + 35 * day) * 1000)))"
+        )
         var never = WindowedDeviceState()
         never.firstCallSeconds = nil
         #expect(PostbackSimulator.skan4(never, tier: 2, now: 0).allSatisfy { $0.status == .neverSent })
