@@ -1,17 +1,19 @@
 /// What Apple would send the ad network for a device, from the state the server keeps of it: the
 /// values it answered per window, when, and the locks. Pure: the time is passed in.
 ///
-/// The rules, from Apple's StoreKit documentation ("Receiving postbacks in multiple conversion
-/// windows", "Receiving ad attributions and postbacks", the SKAdNetwork 4.0 postback fields) and,
-/// for the windows' edges, Singular's SKAN 4 snippet (the seeds), which the server follows too:
+/// The rules and their Apple sources are listed in docs/postbacks.md; in short:
 /// - SKAN 4 has three conversion windows from the first launch: p0 up to 2 days, p1 up to 7 days,
-///   p2 up to 35 days. Each window's postback carries the last value set before the window ended;
-///   locking a window (`lockWindow`) ends it at once.
+///   p2 up to 35 days (Singular's snippet's edges, which the server follows too). Each window's
+///   postback carries the last value set before the window ended; a lock ends it at once.
 /// - The first postback is sent 24 to 48 hours after its window ends, the second and third 24 to
-///   144 hours after theirs (a random delay: given here as the interval).
+///   144 hours after theirs. Developer Mode: windows of 0-3, 3-6 and 6-9 minutes, 5 to 10 minutes' delay.
+/// - Apple makes the first postback when the app registers (any update call), so a device with a
+///   first call always has one: with the value answered in p0, else the one the app reported, else 0.
 /// - The crowd-anonymity tier decides the detail: tier 0 sends the first postback only, with no
 ///   value; tier 1 a coarse value; tiers 2 and 3 the fine value in the first postback (the second
-///   and third only ever carry a coarse value). The source identifier has 2, 2, 3 and 4 digits.
+///   and third only ever carry a coarse value). The source identifier has 2 digits, except in the
+///   first postback at tiers 2 (up to 3 assumed) and 3 (up to 4 assumed).
+/// - A network whose ad did not win gets the first postback only, with no value.
 /// - SKAN 3 sends one postback, 24 hours after the last update that raised the value (the timer
 ///   restarts with each raise), then after a random 0 to 24 hours.
 public enum PostbackSimulator {
@@ -42,6 +44,21 @@ public enum PostbackSimulator {
         public var reason: String?
         /// The tier's source identifier length.
         public var sourceIdentifierDigits: Int
+        /// The crowd-anonymity tier it is rendered at.
+        public var tier: Int = 3
+        public var didWin = true
+        /// Where the first postback's value comes from when the server answered none in p0.
+        public var valueSource: ValueSource?
+    }
+
+    /// The first postback exists from registration on; its value when the server answered none in p0.
+    public enum ValueSource: String, Sendable {
+        /// The server answered it in p0.
+        case answered
+        /// The app reported it (`skan_current_conversion_value`) when the server first met it after p0.
+        case appReported = "app_reported"
+        /// Nothing known: registration's value, 0.
+        case registration
     }
 
     static let day: Int64 = 86_400
@@ -49,21 +66,35 @@ public enum PostbackSimulator {
     /// Window ends in days from the first launch (the snippet's constants: 48 h, 7 days, 35 days).
     static let windowEnds: [Int64] = [2 * day, 7 * day, 35 * day]
 
-    /// The digits of the source identifier by tier (0 to 3).
-    public static func sourceIdentifierDigits(tier: Int) -> Int { [2, 2, 3, 4][max(0, min(3, tier))] }
+    static let minute: Int64 = 60
+    /// Developer Mode's window ends from the first call: 3, 6 and 9 minutes.
+    static let developerWindowEnds: [Int64] = [3 * minute, 6 * minute, 9 * minute]
+
+    /// The source identifier's digits: 2 in postbacks 2 and 3 and at tiers 0 and 1; in the first
+    /// postback at tiers 2 and 3, `digits` when asked, else the longest the tier allows (3, 4).
+    public static func sourceIdentifierDigits(tier: Int, index: Int = 0, digits: Int? = nil) -> Int {
+        guard index == 0, tier >= 2 else { return 2 }
+        return digits ?? (tier == 2 ? 3 : 4)
+    }
 
     /// SKAN 4's three postbacks for `state` at crowd-anonymity `tier`, as of `now` (milliseconds).
-    public static func skan4(_ state: WindowedDeviceState, tier: Int, now: Int64) -> [Postback] {
-        let digits = sourceIdentifierDigits(tier: tier)
+    public static func skan4(
+        _ state: WindowedDeviceState, tier: Int, now: Int64, options: PostbackQuery = PostbackQuery()
+    ) -> [Postback] {
         let nowSeconds = floorDivide(now, 1000)
+        let ends = options.developerMode ? developerWindowEnds : windowEnds
         return (0..<3).map { n in
-            var postback = Postback(index: n, status: .neverSent, sourceIdentifierDigits: digits)
+            var postback = Postback(
+                index: n, status: .neverSent,
+                sourceIdentifierDigits: sourceIdentifierDigits(tier: tier, index: n, digits: options.digits))
+            postback.tier = tier
+            postback.didWin = options.didWin
             guard let first = state.firstCallSeconds else {
                 postback.reason = "the device never sent skan_first_call_to_skadnetwork_timestamp: no window has begun"
                 return postback
             }
-            let start = first + (n == 0 ? 0 : windowEnds[n - 1])
-            var end = first + windowEnds[n]
+            let start = first + (n == 0 ? 0 : ends[n - 1])
+            var end = first + ends[n]
             postback.windowStart = start
             var endedByLock = false
             if let locked = state.lockedAtMilliseconds[n].map({ floorDivide($0, 1000) }), locked < end {
@@ -75,17 +106,35 @@ public enum PostbackSimulator {
                 postback.reason = "at crowd-anonymity tier 0 only the first postback is sent"
                 return postback
             }
+            if !options.didWin && n > 0 {
+                postback.reason = "a network whose ad did not win gets the first postback only"
+                return postback
+            }
             // A locked window keeps what it held at the lock: iOS ignores every update after it.
-            guard let answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n]
-            else {
+            var answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n]
+            if n == 0 {
+                // Registration made the first postback: it exists whatever the server answered.
+                if answer != nil {
+                    postback.valueSource = .answered
+                } else if let reported = state.p0Fine {
+                    answer = ModelAnswer(fine: reported, coarse: nil, lock: false)
+                    postback.valueSource = .appReported
+                } else {
+                    answer = ModelAnswer(fine: 0, coarse: nil, lock: false)
+                    postback.valueSource = .registration
+                }
+            }
+            guard let answer else {
                 postback.reason =
                     nowSeconds < end
-                    ? "no conversion value set in p\(n) yet (the window is open until \(end))"
+                    ? "no conversion value set in p\(n) yet (the window is open until \(RFC3339.format(milliseconds: end * 1000)))"
                     : "no conversion value was set in p\(n): skan-mock answered none in that window"
                 if nowSeconds < end { postback.status = .pending }
                 return postback
             }
-            if tier >= 2 && n == 0 {
+            if !options.didWin {
+                // No value for a network whose ad did not win.
+            } else if tier >= 2 && n == 0 {
                 postback.fine = answer.fine
             } else if tier >= 1 {
                 postback.coarse = answer.coarse
@@ -94,8 +143,12 @@ public enum PostbackSimulator {
                 postback.status = .pending
                 return postback
             }
-            let latest: Int64 = n == 0 ? 48 * hour : 144 * hour
-            postback.sendInterval = (end + 24 * hour)...(end + latest)
+            if options.developerMode {
+                postback.sendInterval = (end + 5 * minute)...(end + 10 * minute)
+            } else {
+                let latest: Int64 = n == 0 ? 48 * hour : 144 * hour
+                postback.sendInterval = (end + 24 * hour)...(end + latest)
+            }
             postback.status = endedByLock ? .locked : .sentBy
             return postback
         }
@@ -103,18 +156,24 @@ public enum PostbackSimulator {
 
     /// SKAN 3's single postback for `state`, as of `now` (milliseconds); nil when the device never
     /// got a SKAN 3 value.
-    public static func skan3(_ state: SKAN3DeviceState, now: Int64) -> Postback? {
+    /// The value is carried only where the privacy threshold is met (tiers 1 to 3 here) and the ad won.
+    public static func skan3(
+        _ state: SKAN3DeviceState, now: Int64, tier: Int = 3, options: PostbackQuery = PostbackQuery()
+    ) -> Postback? {
         guard let value = state.lastValueReturned,
             let raised = state.lastRaisedMilliseconds.map({ floorDivide($0, 1000) })
         else {
             return nil
         }
         var postback = Postback(index: 0, status: .pending, sourceIdentifierDigits: 2)
-        postback.fine = value
+        postback.tier = tier
+        postback.didWin = options.didWin
+        postback.fine = tier >= 1 && options.didWin ? value : nil
         postback.windowStart = raised
         postback.windowEnd = raised + 24 * hour
         if floorDivide(now, 1000) < raised + 24 * hour {
-            postback.reason = "the 24-hour timer runs until \(raised + 24 * hour); a higher value restarts it"
+            postback.reason =
+                "the 24-hour timer runs until \(RFC3339.format(milliseconds: (raised + 24 * hour) * 1000)); a higher value restarts it"
             return postback
         }
         postback.status = .sentBy
@@ -122,26 +181,63 @@ public enum PostbackSimulator {
         return postback
     }
 
-    /// The postback's JSON as Apple sends it (SKAdNetwork 4.0 field names and types), with
+    /// The app's App Store ID, the ad network's ID and the publishing app's ID in the JSON: Apple and
+    /// the ad network supply the real ones.
+    public static let appID: Int64 = 123_456_789
+    public static let adNetworkID = "example123.skadnetwork"
+    public static let sourceAppID: Int64 = 987_654_321
+    /// SKAN 3's campaign (the seeds' campaigns are 1 to 100).
+    public static let campaignID: Int64 = 42
+
+    /// The SKAN 4 postback's JSON as Apple sends it (SKAdNetwork 4.0 field names and types), with
     /// placeholders for what the ad network and the App Store supply, and no signature.
-    public static func appleJSON(_ postback: Postback, version: String = "4.0") -> JSONValue {
+    public static func appleJSON(_ postback: Postback, device: String) -> JSONValue {
         var members: [JSONMember] = [
-            JSONMember("version", .string(version)),
-            JSONMember("ad-network-id", "example123.skadnetwork"),
-            JSONMember("source-identifier", .string(String(repeating: "1", count: postback.sourceIdentifierDigits))),
-            JSONMember("app-id", .int(123_456_789)),
-            JSONMember("transaction-id", "00000000-0000-0000-0000-000000000000"),
-            JSONMember("redownload", .bool(false)),
-            JSONMember("source-app-id", .int(987_654_321)),
-            JSONMember("fidelity-type", .int(1)),
-            JSONMember("did-win", .bool(true))
+            JSONMember("version", "4.0"),
+            JSONMember("ad-network-id", .string(adNetworkID)),
+            JSONMember("source-identifier", .string(sourceIdentifier(postback))),
+            JSONMember("app-id", .int(appID)),
+            JSONMember("transaction-id", .string(PostbackTransactionID.make(device: device, postback: postback))),
+            JSONMember("redownload", .bool(false))
         ]
-        if version.hasPrefix("4") { members.append(JSONMember("postback-sequence-index", .int(Int64(postback.index)))) }
+        if carriesSourceApp(postback) { members.append(JSONMember("source-app-id", .int(sourceAppID))) }
+        members += [
+            JSONMember("fidelity-type", .int(1)),
+            JSONMember("did-win", .bool(postback.didWin)),
+            JSONMember("postback-sequence-index", .int(Int64(postback.index)))
+        ]
         if let fine = postback.fine { members.append(JSONMember("conversion-value", .int(fine))) }
         if let coarse = postback.coarse {
             members.append(JSONMember("coarse-conversion-value", .string(coarseName(coarse))))
         }
         return .object(members)
+    }
+
+    /// The SKAN 3 postback's JSON (version 3.0): an integer `campaign-id` instead of a source
+    /// identifier; `source-app-id` and `conversion-value` only where the privacy threshold is met.
+    public static func skan3AppleJSON(_ postback: Postback, device: String) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember("version", "3.0"),
+            JSONMember("ad-network-id", .string(adNetworkID)),
+            JSONMember("campaign-id", .int(campaignID)),
+            JSONMember("app-id", .int(appID)),
+            JSONMember("transaction-id", .string(PostbackTransactionID.make(device: device, postback: postback))),
+            JSONMember("redownload", .bool(false))
+        ]
+        if postback.tier >= 1 && postback.didWin { members.append(JSONMember("source-app-id", .int(sourceAppID))) }
+        members += [JSONMember("fidelity-type", .int(1)), JSONMember("did-win", .bool(postback.didWin))]
+        if let fine = postback.fine { members.append(JSONMember("conversion-value", .int(fine))) }
+        return .object(members)
+    }
+
+    /// The source identifier at the postback's length (the ad network's four digits, `1234`, cut).
+    public static func sourceIdentifier(_ postback: Postback) -> String {
+        String("1234".prefix(postback.sourceIdentifierDigits))
+    }
+
+    /// The publishing app is named in the tier-3 first postback of the winning network only.
+    public static func carriesSourceApp(_ postback: Postback) -> Bool {
+        postback.tier == 3 && postback.index == 0 && postback.didWin
     }
 
     /// Apple's words for coarse values 0, 1, 2.

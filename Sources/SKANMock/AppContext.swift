@@ -24,4 +24,6 @@ struct AppContext: Sendable {
     var journalFile: JournalFileSink? = nil
     /// Answers held back by `delay` faults.
     let delays = PendingDelays()
+    /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
+    var postbackSigning = PostbackSigning(unsigned: PostbackSigning.unavailableHere)
 }

@@ -17,18 +17,42 @@ public struct DevicePostbacks: Sendable {
     public var modelName: String?
     public var tiers: [Tier]
     public var skan3: PostbackSimulator.Postback?
+    /// What was asked for besides the tiers: the framework, a non-winning network, Developer Mode, digits.
+    public var options: PostbackQuery
+    /// How AdAttributionKit's JWS is signed, or why it is not.
+    public var signing: PostbackSigning
+    /// What they were made from, to show them again with other options.
+    private let state: DeviceState
+    private let model: ConversionModel?
 
-    public init(device: String, state: DeviceState, model: ConversionModel?, now: Int64, tiers: [Int] = [0, 1, 2, 3]) {
+    public init(
+        device: String, state: DeviceState, model: ConversionModel?, now: Int64, tiers: [Int] = [0, 1, 2, 3],
+        options: PostbackQuery = PostbackQuery(),
+        signing: PostbackSigning = PostbackSigning(unsigned: "no signer was given")
+    ) {
         self.device = device
         self.now = now
+        self.state = state
+        self.model = model
+        self.options = options
+        self.signing = signing
         modelName = model?.name
         self.tiers = tiers.map { tier in
-            let postbacks = PostbackSimulator.skan4(state.skan4, tier: tier, now: now)
+            let postbacks = PostbackSimulator.skan4(state.skan4, tier: tier, now: now, options: options)
             return Tier(
                 tier: tier, postbacks: postbacks,
                 meanings: postbacks.map { p in model.flatMap { PostbackMeaning.skan4(p, model: $0) } })
         }
-        skan3 = PostbackSimulator.skan3(state.skan3, now: now)
+        // SKAN 3 has one postback: shown at the richest tier asked for.
+        skan3 = PostbackSimulator.skan3(state.skan3, now: now, tier: tiers.last ?? 3, options: options)
+    }
+
+    /// The same device's postbacks with other options (`skan-mock report --framework aak`), at the
+    /// tiers shown now.
+    public func rendered(_ options: PostbackQuery) -> DevicePostbacks {
+        DevicePostbacks(
+            device: device, state: state, model: model, now: now, tiers: tiers.map(\.tier), options: options,
+            signing: signing)
     }
 
     /// A postback that carries a value no model entry gives (the app set a value of its own), once
@@ -42,14 +66,16 @@ public struct DevicePostbacks: Sendable {
     public var json: JSONValue {
         let skan4: [JSONValue] = tiers.map { tier in
             let postbacks = zip(tier.postbacks, tier.meanings).map { postback, meaning in
-                Self.json(postback, window: "p\(postback.index)", meaning: meaning, version: "4.0")
+                json(postback, window: "p\(postback.index)", meaning: meaning)
             }
             return .object([JSONMember("tier", .int(Int64(tier.tier))), JSONMember("postbacks", .array(postbacks))])
         }
         return .object([
             JSONMember("device", .string(device)), JSONMember("now", .string(RFC3339.format(milliseconds: now))),
-            JSONMember("model", modelName.map { .string($0) } ?? .null), JSONMember("skan4", .array(skan4)),
-            JSONMember("skan3", skan3.map { Self.json($0, window: nil, meaning: nil, version: "3.0") } ?? .null)
+            JSONMember("model", modelName.map { .string($0) } ?? .null),
+            JSONMember("framework", .string(options.framework.rawValue)), JSONMember("did_win", .bool(options.didWin)),
+            JSONMember("developer_mode", .bool(options.developerMode)), JSONMember("skan4", .array(skan4)),
+            JSONMember("skan3", skan3.map { json($0, window: nil, meaning: nil) } ?? .null)
         ])
     }
 
@@ -94,9 +120,7 @@ public struct DevicePostbacks: Sendable {
 
     static func coarseName(_ value: Int64) -> String { ["low", "medium", "high"][Int(max(0, min(2, value)))] }
 
-    static func json(
-        _ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?, version: String
-    ) -> JSONValue {
+    func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?) -> JSONValue {
         func time(_ seconds: Int64?) -> JSONValue {
             seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null
         }
@@ -111,14 +135,23 @@ public struct DevicePostbacks: Sendable {
             JSONMember("coarse", postback.coarse.map { .int($0) } ?? .null),
             JSONMember("reason", postback.reason.map { .string($0) } ?? .null)
         ]
+        if let source = postback.valueSource { members.append(JSONMember("value_source", .string(source.rawValue))) }
         if let meaning {
             members.append(JSONMember("meaning", .array(meaning.entries)))
             members.append(JSONMember("findings", .array(meaning.finding.map { [$0.json] } ?? [])))
         }
-        members.append(
-            JSONMember(
-                "apple", postback.status == .neverSent ? .null : PostbackSimulator.appleJSON(postback, version: version)
-            ))
+        guard postback.status != .neverSent else {
+            members.append(JSONMember("apple", .null))
+            return .object(members)
+        }
+        if window == nil {
+            members.append(JSONMember("apple", PostbackSimulator.skan3AppleJSON(postback, device: device)))
+        } else if options.framework == .aak {
+            let (apple, jws) = AdAttributionKitPostback.render(postback, device: device, signer: signing)
+            members += [JSONMember("apple", apple), JSONMember("jws", jws)]
+        } else {
+            members.append(JSONMember("apple", PostbackSimulator.appleJSON(postback, device: device)))
+        }
         return .object(members)
     }
 }

@@ -341,8 +341,24 @@ paths:
           schema: {type: string, minLength: 1}
         - name: tier
           in: query
-          description: One crowd-anonymity tier; without it all four are given side by side.
+          description: One crowd-anonymity tier; without it all four are given side by side. Once only; a single digit (400 otherwise).
           schema: {type: integer, minimum: 0, maximum: 3}
+        - name: did_win
+          in: query
+          description: false gives what a network whose ad did not win receives (the first postback only, did-win false, no value, no source-app-id).
+          schema: {type: boolean, default: true}
+        - name: developer_mode
+          in: query
+          description: true gives iOS Developer Mode's timings (windows of 0-3, 3-6 and 6-9 minutes from the first call, sent 5 to 10 minutes after each).
+          schema: {type: boolean, default: false}
+        - name: framework
+          in: query
+          description: skan renders each postback as SKAdNetwork's JSON; aak as AdAttributionKit's (jws-string, with the JWS's header and payload in jws).
+          schema: {type: string, enum: [skan, aak], default: skan}
+        - name: digits
+          in: query
+          description: The first postback's source-identifier digits at tiers 2 and 3 (Apple picks the longest the crowd allows; assumed 3 at tier 2, 4 at tier 3). Postbacks 2 and 3, and tiers 0 and 1, always have 2.
+          schema: {type: integer, enum: [2, 3, 4]}
       responses:
         '200':
           description: The postbacks.
@@ -350,11 +366,14 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [device, now, model, skan4, skan3]
+                required: [device, now, model, framework, did_win, developer_mode, skan4, skan3]
                 properties:
                   device: {type: string}
                   now: {type: string, format: date-time}
-                  model: {type: string}
+                  model: {type: [string, 'null']}
+                  framework: {type: string, enum: [skan, aak]}
+                  did_win: {type: boolean}
+                  developer_mode: {type: boolean}
                   skan4:
                     type: array
                     items:
@@ -380,8 +399,18 @@ paths:
                               reason: {type: [string, 'null']}
                               meaning: {type: array, items: {type: object}}
                               findings: {type: array, items: {$ref: '#/components/schemas/Finding'}}
-                              apple: {type: [object, 'null'], description: 'The postback in the field names of Apple''s SKAdNetwork 4.0 postbacks, with placeholders for what the ad network and the App Store supply, and no signature.'}
-                  skan3: {type: [object, 'null']}
+                              value_source: {type: string, enum: [answered, app_reported, registration], description: 'First postback only: where its value comes from (the server''s answer in p0, the value the app reported, or registration''s 0).'}
+                              apple: {type: [object, 'null'], description: 'The postback as Apple sends it, with placeholders for what the ad network and the App Store supply: SKAdNetwork 4.0''s JSON, or with framework=aak AdAttributionKit''s outer object (jws-string, the values the tier allows, ad-interaction-type).'}
+                              jws:
+                                description: framework=aak only. The JWS spelt out; signed ES256 with the local CA's key when the server runs with --https, else signature null and the reason.
+                                type: object
+                                required: [header, payload, signature, reason]
+                                properties:
+                                  header: {type: object}
+                                  payload: {type: object}
+                                  signature: {type: [string, 'null']}
+                                  reason: {type: [string, 'null']}
+                  skan3: {type: [object, 'null'], description: 'SKAN 3''s one postback (version 3.0, campaign-id), at the richest tier asked for.'}
         '400': {$ref: '#/components/responses/BadRequest'}
         '404': {$ref: '#/components/responses/NotFound'}
         '401': {$ref: '#/components/responses/Unauthorized'}

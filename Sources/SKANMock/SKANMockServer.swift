@@ -103,6 +103,7 @@ public final class SKANMockServer: Sendable {
         context.upstream = upstream
         context.replay = replay
         context.journalFile = sink
+        if let https { context.postbackSigning = https.postbackSigning }
         delays = context.delays
         var limits = options.limits
         let budget = DescriptorBudget.fit(

@@ -35,7 +35,35 @@ struct Report: ParsableCommand {
             valueName: "file"))
     var model: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The postbacks' format: skan (SKAdNetwork) or aak (AdAttributionKit).", valueName: "skan|aak"))
+    var framework: String?
+
+    @Option(
+        help: ArgumentHelp("false: the postbacks a network whose ad did not win receives.", valueName: "true|false"))
+    var didWin: String?
+
+    @Option(help: ArgumentHelp("true: iOS Developer Mode's windows (minutes) and delays.", valueName: "true|false"))
+    var developerMode: String?
+
+    @Option(help: ArgumentHelp("The first postback's source-identifier digits at tiers 2 and 3.", valueName: "2|3|4"))
+    var digits: String?
+
+    /// The postbacks route's parameters, checked by the route's own rules (issue 29).
+    func postbackOptions() throws -> PostbackQuery {
+        let given: [(String, String?)] = [
+            ("framework", framework), ("did_win", didWin), ("developer_mode", developerMode), ("digits", digits)
+        ]
+        switch PostbackQuery.parse(given.compactMap { pair in pair.1.map { (name: pair.0, value: $0) } }) {
+        case .success(let options): return options
+        case .failure(let failure):
+            throw ValidationError("--" + String(failure.message.map { $0 == "_" ? "-" : $0 }))
+        }
+    }
+
     func run() throws {
+        let postbackOptions = try postbackOptions()
         do {
             let loaded: ConversionModel?
             do {
@@ -44,7 +72,12 @@ struct Report: ParsableCommand {
                 StandardStreams.error("skan-mock report: \(error)")
                 throw ExitCode(2)
             }
-            let report = try JournalReport.read(path: journal, model: loaded)
+            var report = try JournalReport.read(path: journal, model: loaded)
+            if postbackOptions != PostbackQuery() {
+                for i in report.devices.indices {
+                    report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)
+                }
+            }
             StandardStreams.output(json ? report.json.description : report.text)
             if let junit { try JournalReport.writeJUnit(report, to: junit) }
             if failOnFindings && report.hasProblems { throw ExitCode(1) }

@@ -28,11 +28,18 @@ public struct Postbacks: Sendable, Equatable, Decodable {
         public var meaning: [MockJSON]?
         /// `value_not_in_model` when no entry gives it.
         public var findings: [Finding]?
-        /// The postback in Apple's field names (nil when never sent).
+        /// The postback in Apple's field names (nil when never sent): SKAdNetwork's JSON, or
+        /// AdAttributionKit's outer object with `jws-string`.
         public var apple: MockJSON?
+        /// AdAttributionKit only: the JWS's `header`, `payload`, `signature` (nil when unsigned) and `reason`.
+        public var jws: MockJSON?
+        /// The first postback when the server answered nothing in p0: `answered`, `app_reported` or
+        /// `registration` (0).
+        public var valueSource: String?
 
         enum CodingKeys: String, CodingKey {
-            case index, window, status, fine, coarse, reason, meaning, findings, apple
+            case index, window, status, fine, coarse, reason, meaning, findings, apple, jws
+            case valueSource = "value_source"
             case windowStart = "window_start"
             case windowEnd = "window_end"
             case sendEarliest = "send_earliest"
@@ -43,10 +50,53 @@ public struct Postbacks: Sendable, Equatable, Decodable {
     public var device: String
     /// The server's clock (with its time-travel offset).
     public var now: String
-    public var model: String
+    public var model: String?
+    /// `skan` or `aak`, as asked.
+    public var framework: String?
+    public var didWin: Bool?
+    public var developerMode: Bool?
     public var skan4: [Tier]
     public var skan3: Postback?
 
+    enum CodingKeys: String, CodingKey {
+        case device, now, model, framework, skan4, skan3
+        case didWin = "did_win"
+        case developerMode = "developer_mode"
+    }
+
     /// The SKAN 4 postbacks at `tier`, when it was asked for.
     public func tier(_ tier: Int) -> [Postback]? { skan4.first { $0.tier == tier }?.postbacks }
+}
+
+/// What to ask the postbacks route for besides the tier (its query parameters).
+public struct PostbackOptions: Sendable, Equatable {
+    /// Apple's two formats.
+    public enum Framework: String, Sendable {
+        case skan
+        case aak
+    }
+
+    /// false: what a network whose ad did not win receives.
+    public var didWin: Bool?
+    /// Developer Mode's windows (0-3, 3-6, 6-9 minutes) and delays (5-10 minutes).
+    public var developerMode: Bool?
+    public var framework: Framework?
+    /// The first postback's source-identifier digits at tiers 2 and 3 (2, 3 or 4).
+    public var digits: Int?
+
+    public init(didWin: Bool? = nil, developerMode: Bool? = nil, framework: Framework? = nil, digits: Int? = nil) {
+        self.didWin = didWin
+        self.developerMode = developerMode
+        self.framework = framework
+        self.digits = digits
+    }
+
+    var queryItems: [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if let didWin { items.append(URLQueryItem(name: "did_win", value: String(didWin))) }
+        if let developerMode { items.append(URLQueryItem(name: "developer_mode", value: String(developerMode))) }
+        if let framework { items.append(URLQueryItem(name: "framework", value: framework.rawValue)) }
+        if let digits { items.append(URLQueryItem(name: "digits", value: String(digits))) }
+        return items
+    }
 }

@@ -147,17 +147,19 @@ public struct SKANMockClient: Sendable {
     // MARK: Devices, health
 
     /// What Apple would send for a device, at one crowd-anonymity tier or (nil) all four; nil when
-    /// the server does not know the device.
-    public func postbacks(_ id: String, tier: Int? = nil) async throws -> Postbacks? {
+    /// the server does not know the device. `options` asks for a network that did not win,
+    /// Developer Mode's timings, AdAttributionKit's format or the first postback's digits.
+    public func postbacks(_ id: String, tier: Int? = nil, options: PostbackOptions = PostbackOptions()) async throws
+        -> Postbacks?
+    {
         let path =
             "/__admin/devices/"
             + (id.addingPercentEncoding(
                 withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id)
             + "/postbacks"
+        let query = (tier.map { [URLQueryItem(name: "tier", value: String($0))] } ?? []) + options.queryItems
         do {
-            return try decode(
-                Postbacks.self,
-                try await call("GET", path, query: tier.map { [URLQueryItem(name: "tier", value: String($0))] } ?? []))
+            return try decode(Postbacks.self, try await call("GET", path, query: query))
         } catch SKANMockClientError.unexpectedStatus(404, _) {
             return nil
         }

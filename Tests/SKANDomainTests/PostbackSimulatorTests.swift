@@ -43,17 +43,21 @@ struct PostbackSimulatorTests {
         #expect(tier1[0].fine == nil && tier1[0].coarse == 1 && tier1[1].coarse == 2)
         let tier2 = PostbackSimulator.skan4(state(), tier: 2, now: now)
         #expect(tier2[0].fine == 10 && tier2[0].coarse == nil && tier2[1].fine == nil && tier2[1].coarse == 2)
-        #expect((0...3).map { PostbackSimulator.sourceIdentifierDigits(tier: $0) } == [2, 2, 3, 4])
-        let apple = PostbackSimulator.appleJSON(tier2[1])
+        let apple = PostbackSimulator.appleJSON(tier2[1], device: "D")
         #expect(
             apple["postback-sequence-index"] == 1 && apple["coarse-conversion-value"] == "high"
                 && apple["conversion-value"] == nil)
-        #expect(apple["source-identifier"] == "111")
+        #expect(apple["source-identifier"] == "12")
     }
 
     @Test func anOpenWindowIsPendingWithWhatItWouldCarry() {
         let postbacks = PostbackSimulator.skan4(state(), tier: 2, now: (first + hour * 2) * 1000)
         #expect(postbacks[0].status == .pending && postbacks[0].fine == 10 && postbacks[0].sendInterval == nil)
+        // The reason says when, as a date people read.
+        #expect(
+            postbacks[2].reason
+                == "no conversion value set in p2 yet (the window is open until \(RFC3339.format(milliseconds: (first + 35 * day) * 1000)))"
+        )
         var never = WindowedDeviceState()
         never.firstCallSeconds = nil
         #expect(PostbackSimulator.skan4(never, tier: 2, now: 0).allSatisfy { $0.status == .neverSent })
@@ -116,5 +120,117 @@ struct PostbackSimulatorTests {
         let postbacks = PostbackSimulator.skan4(device.skan4, tier: 3, now: (T0 + 3 * day) * 1000)
         #expect(postbacks[0].status == .locked && postbacks[0].fine == 5)
         #expect(PostbackSimulator.skan4(device.skan4, tier: 1, now: (T0 + 3 * day) * 1000)[0].coarse == 2)
+    }
+}
+
+/// Issue 29's rules, one test each: what Apple's documentation says each postback carries.
+@Suite("Postbacks as Apple sends them")
+struct PostbackFieldRulesTests {
+    let first: Int64 = 1_789_000_000
+    let day: Int64 = 86_400
+    var late: Int64 { (first + 40 * day) * 1000 }
+
+    func state() -> WindowedDeviceState {
+        var s = WindowedDeviceState()
+        s.firstCallSeconds = first
+        s.lastReturned = [
+            ModelAnswer(fine: 10, coarse: 1, lock: false), ModelAnswer(fine: nil, coarse: 2, lock: false),
+            ModelAnswer(fine: nil, coarse: 0, lock: false)
+        ]
+        return s
+    }
+
+    func apple(tier: Int, _ options: PostbackQuery = PostbackQuery()) -> [JSONValue] {
+        PostbackSimulator.skan4(state(), tier: tier, now: late, options: options).map {
+            PostbackSimulator.appleJSON($0, device: "D")
+        }
+    }
+
+    /// 29.1: 2 digits in postbacks 2 and 3 and at tiers 0-1; the first postback at tiers 2 and 3
+    /// has 3 and 4 by default, or what `digits` says.
+    @Test func sourceIdentifierDigits() {
+        #expect((0...3).map { apple(tier: $0)[0]["source-identifier"] } == ["12", "12", "123", "1234"])
+        #expect(apple(tier: 3).map { $0["source-identifier"] } == ["1234", "12", "12"])
+        var two = PostbackQuery()
+        two.digits = 2
+        #expect(apple(tier: 3, two)[0]["source-identifier"] == "12")
+        two.digits = 3
+        #expect(apple(tier: 3, two)[0]["source-identifier"] == "123")
+        #expect(apple(tier: 1, two)[0]["source-identifier"] == "12")
+    }
+
+    /// 29.2: `source-app-id` in the tier-3 first postback only, and never for a network that lost.
+    @Test func sourceAppIDOnlyInTheTier3FirstPostback() {
+        #expect(apple(tier: 3).map { $0["source-app-id"] != nil } == [true, false, false])
+        for tier in 0...2 { #expect(apple(tier: tier)[0]["source-app-id"] == nil) }
+        var lost = PostbackQuery()
+        lost.didWin = false
+        #expect(apple(tier: 3, lost)[0]["source-app-id"] == nil)
+    }
+
+    /// 29.3: a UUID per postback and device, the same at every read.
+    @Test func transactionIDsAreDistinctAndStable() {
+        let ids = (0...3).flatMap { apple(tier: $0).compactMap { $0["transaction-id"]?.stringValue } }
+        #expect(ids.count == 12 && Set(ids).count == 12)
+        #expect(ids == (0...3).flatMap { apple(tier: $0).compactMap { $0["transaction-id"]?.stringValue } })
+        let other = PostbackSimulator.skan4(state(), tier: 3, now: late).map {
+            PostbackSimulator.appleJSON($0, device: "E")["transaction-id"]?.stringValue
+        }
+        #expect(other[0] != ids[9])
+        let id = Array(ids[0].utf8)
+        #expect(ids[0].matches(of: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/).count == 1)
+        #expect(id.count == 36)
+    }
+
+    /// 29.4: registration makes the first postback: the app's reported p0 value, else 0, and says which.
+    @Test func aRegisteredDeviceGetsItsFirstPostback() {
+        var s = WindowedDeviceState()
+        s.firstCallSeconds = first
+        var postbacks = PostbackSimulator.skan4(s, tier: 3, now: late)
+        #expect(postbacks[0].status == .sentBy && postbacks[0].fine == 0 && postbacks[0].valueSource == .registration)
+        s.p0Fine = 12
+        postbacks = PostbackSimulator.skan4(s, tier: 3, now: late)
+        #expect(postbacks[0].fine == 12 && postbacks[0].valueSource == .appReported)
+        #expect(PostbackSimulator.skan4(state(), tier: 3, now: late)[0].valueSource == .answered)
+        #expect(postbacks[1].status == .neverSent)
+    }
+
+    /// 29.5: SKAN 3 carries an integer campaign, and the value only where the threshold is met.
+    @Test func skan3CarriesACampaignAndTheValueAboveTheThreshold() throws {
+        var s = SKAN3DeviceState()
+        s.lastValueReturned = 5
+        s.lastRaisedMilliseconds = first * 1000
+        let met = try #require(PostbackSimulator.skan3(s, now: late, tier: 2))
+        let json = PostbackSimulator.skan3AppleJSON(met, device: "D")
+        #expect(json["version"] == "3.0" && json["campaign-id"] == 42 && json["source-identifier"] == nil)
+        #expect(json["conversion-value"] == 5 && json["source-app-id"] != nil)
+        let notMet = PostbackSimulator.skan3AppleJSON(
+            try #require(PostbackSimulator.skan3(s, now: late, tier: 0)), device: "D")
+        #expect(notMet["conversion-value"] == nil && notMet["source-app-id"] == nil && notMet["campaign-id"] == 42)
+    }
+
+    /// 29.7: a network whose ad did not win: the first postback only, no value, `did-win: false`.
+    @Test func aNonWinningNetworkGetsTheFirstPostbackWithoutValue() {
+        var lost = PostbackQuery()
+        lost.didWin = false
+        let postbacks = PostbackSimulator.skan4(state(), tier: 3, now: late, options: lost)
+        #expect(postbacks.map(\.status) == [.sentBy, .neverSent, .neverSent])
+        #expect(postbacks[1].reason == "a network whose ad did not win gets the first postback only")
+        let json = PostbackSimulator.appleJSON(postbacks[0], device: "D")
+        #expect(json["did-win"] == false && json["conversion-value"] == nil && json["coarse-conversion-value"] == nil)
+    }
+
+    /// 29.8: Developer Mode: windows of 0-3, 3-6 and 6-9 minutes, sent 5 to 10 minutes after.
+    @Test func developerModeShortensWindowsAndDelays() {
+        var developer = PostbackQuery()
+        developer.developerMode = true
+        let minute: Int64 = 60
+        let postbacks = PostbackSimulator.skan4(state(), tier: 3, now: (first + 20 * minute) * 1000, options: developer)
+        #expect(postbacks.map(\.windowEnd) == [first + 3 * minute, first + 6 * minute, first + 9 * minute])
+        #expect(postbacks[1].windowStart == first + 3 * minute)
+        #expect(postbacks[2].sendInterval == (first + 14 * minute)...(first + 19 * minute))
+        #expect(postbacks.map(\.status) == [.sentBy, .sentBy, .sentBy])
+        let pending = PostbackSimulator.skan4(state(), tier: 3, now: (first + 4 * minute) * 1000, options: developer)
+        #expect(pending.map(\.status) == [.sentBy, .pending, .pending])
     }
 }

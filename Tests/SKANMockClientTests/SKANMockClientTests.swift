@@ -128,6 +128,21 @@ struct SKANMockClientTests {
         #expect(try await mock.client.postbacks("nobody") == nil)
     }
 
+    /// Issue 29: the client asks for every postback parameter and reads the new members.
+    @Test func readsPostbacksWithOptions() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "PB-O")
+        let aak = try #require(
+            try await mock.client.postbacks(
+                "PB-O", tier: 3,
+                options: PostbackOptions(didWin: false, developerMode: true, framework: .aak, digits: 2)))
+        #expect(aak.framework == "aak" && aak.didWin == false && aak.developerMode == true)
+        let p0 = try #require(aak.tier(3)?.first)
+        #expect(
+            p0.jws?["payload"]?["did-win"] == .bool(false) && p0.jws?["payload"]?["source-identifier"] == .string("12"))
+        #expect(p0.apple?["jws-string"]?.stringValue != nil && p0.valueSource == "answered")
+    }
+
     @Test func marksWaitsAndTimesOut() async throws {
         let mock = try ClientFixture()
         try await mock.skan4(device: "W-0")

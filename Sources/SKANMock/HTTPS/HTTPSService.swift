@@ -1,4 +1,5 @@
 import HTTPCore
+import SKANDomain
 
 #if SKAN_MOCK_TLS
     import SKANPhoneSetup
@@ -13,6 +14,12 @@ struct HTTPSService: Sendable {
     let security: any HTTPWireSecurity
     /// Lines for standard error: permissions taken away from the state folder or the CA key.
     var notes: [String] = []
+    /// AdAttributionKit postbacks are signed with the local CA's key; with the user's own
+    /// certificate there is none to sign with.
+    var postbackSigning = PostbackSigning(
+        unsigned:
+            "not signed: skan-mock signs with its local CA's key, and this server uses your own certificate (--tls-cert) instead"
+    )
     #if SKAN_MOCK_TLS
         let phone: PhoneSetup
     #endif
@@ -41,6 +48,7 @@ struct HTTPSService: Sendable {
                     }
                     let (ca, _, fixed) = try LocalCA.loadOrCreateNoting(in: options.stateDirectory)
                     notes = fixed.map { "skan-mock: \($0)" }
+                    postbackSigning = PostbackSigning(signer: LocalCAPostbackSigner(ca: ca))
                     identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
                 }
                 security = TLSWireSecurity(

@@ -14,7 +14,7 @@ struct ReadmeExampleTests {
     static let minimumChecks: [String: Int] = [
         "README.md": 1, "docs/admin-api.md": 22, "docs/testing-your-app.md": 3,
         "docs/comparing-with-production.md": 7, "docs/docker.md": 1, "docs/operations.md": 6,
-        "docs/endpoints.md": 4
+        "docs/endpoints.md": 4, "docs/postbacks.md": 5
     ]
 
     @Test(arguments: DocumentationPages.names)

@@ -204,13 +204,29 @@ function sendText(postback, start) {
     " (" + postback.send_earliest.slice(0, 16).replace("T", " ") + " – " + postback.send_latest.slice(0, 16).replace("T", " ") + " UTC)";
 }
 
+/** Developer Mode's window ends in minutes from the first call (Apple: 0-3, 3-6, 6-9 minutes). */
+const DEVELOPER_BOUNDS = [0, 3, 6, 9];
+
+/** The fields Apple's postback carries at the richest tier shown, in the chosen framework's format. */
+function appleFields(postback, tier) {
+  const box = el("details", null, "apple-fields");
+  box.append(el("summary", "Apple's fields at tier " + tier + (postback.jws ? " (AdAttributionKit)" : " (SKAdNetwork)")));
+  box.append(el("pre", pretty(postback.apple)));
+  if (postback.jws) {
+    box.append(el("p", "JWS payload" + (postback.jws.signature ? ", signed with the local CA's key:" : " (" + postback.jws.reason + "):")));
+    box.append(el("pre", pretty(postback.jws.payload)));
+  }
+  return box;
+}
+
 /** One card: the postback of window `n` at every crowd-anonymity tier, and what its value means. */
-function card(n, tiers, start) {
+function card(n, tiers, start, developer) {
   const best = tiers[tiers.length - 1].postbacks[n];
   const box = el("section", null, "postback-card");
   box.dataset.window = "p" + n;
   box.dataset.status = best.status;
-  box.append(el("h4", "p" + n + " postback · day " + BOUNDS[n] + "–" + BOUNDS[n + 1]), el("p", STATUS[best.status] || best.status, "status status-" + best.status));
+  const span = developer ? "minute " + DEVELOPER_BOUNDS[n] + "–" + DEVELOPER_BOUNDS[n + 1] : "day " + BOUNDS[n] + "–" + BOUNDS[n + 1];
+  box.append(el("h4", "p" + n + " postback · " + span), el("p", STATUS[best.status] || best.status, "status status-" + best.status));
   const when = sendText(best, start);
   if (when) box.append(el("p", when, "send"));
   const table = el("table", null, "tiers");
@@ -229,10 +245,14 @@ function card(n, tiers, start) {
     box.append(el("p", "What it means in the loaded model:", "meaning-title"), list);
   }
   for (const finding of best.findings || []) box.append(el("p", finding.code + ": " + finding.message, "finding"));
+  if (best.value_source && best.value_source !== "answered") {
+    box.append(el("p", best.value_source === "app_reported" ? "The server answered nothing in p0: the value is the one the app reported." : "Nothing known of p0: the value is registration's 0.", "value-source"));
+  }
+  if (best.apple) box.append(appleFields(best, tiers[tiers.length - 1].tier));
   return box;
 }
 
-function skan3Card(postback, start) {
+function skan3Card(postback, start, tier) {
   const box = el("section", null, "postback-card");
   box.dataset.window = "skan3";
   box.dataset.status = postback.status;
@@ -240,15 +260,66 @@ function skan3Card(postback, start) {
   const when = sendText(postback, start);
   if (when) box.append(el("p", when, "send"));
   box.append(el("p", carried(postback), "carries"));
+  if (postback.apple) box.append(appleFields(postback, tier));
   return box;
 }
 
 function postbackCards(postbacks, start) {
   const cards = el("div", null, "postback-cards");
   const tiers = postbacks?.skan4 || [];
-  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start));
-  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start));
+  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode));
+  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3));
   return cards;
+}
+
+/** What the cards are shown as: Developer Mode's timings, a network whose ad did not win, AdAttributionKit. */
+const choice = { developer_mode: false, did_win: true, framework: "skan" };
+
+function postbacksPath(device) {
+  const query = new URLSearchParams();
+  if (choice.developer_mode) query.set("developer_mode", "true");
+  if (!choice.did_win) query.set("did_win", "false");
+  if (choice.framework !== "skan") query.set("framework", choice.framework);
+  const text = query.toString();
+  return "/__admin/devices/" + encodeURIComponent(device) + "/postbacks" + (text ? "?" + text : "");
+}
+
+function checkbox(label, checked, change) {
+  const box = el("label", null, "postback-option");
+  const input = document.createElement("input");
+  input.type = "checkbox";
+  input.checked = checked;
+  input.addEventListener("change", () => change(input.checked));
+  box.append(input, document.createTextNode(" " + label));
+  return box;
+}
+
+/** The switches above the cards; each change asks the server again and redraws the cards. */
+function postbackControls(device, start, redraw) {
+  const form = el("fieldset", null, "postback-options");
+  form.append(el("legend", "Show the postbacks as"));
+  form.append(checkbox("Developer Mode (iOS Settings > Developer: windows of minutes)", choice.developer_mode, (on) => { choice.developer_mode = on; redraw(); }));
+  form.append(checkbox("a network whose ad did not win", !choice.did_win, (on) => { choice.did_win = !on; redraw(); }));
+  const select = document.createElement("select");
+  for (const [value, text] of [["skan", "SKAdNetwork"], ["aak", "AdAttributionKit (iOS 17.4+)"]]) {
+    const option = el("option", text);
+    option.value = value;
+    option.selected = choice.framework === value;
+    select.append(option);
+  }
+  select.addEventListener("change", () => { choice.framework = select.value; redraw(); });
+  const framework = el("label", "format ", "postback-option");
+  framework.append(select);
+  form.append(framework);
+  return form;
+}
+
+async function showPostbacks(device, postbacks, start) {
+  const redraw = async () => showPostbacks(device, (await api(postbacksPath(device))).json, start);
+  $("postbacks").replaceChildren(
+    postbackControls(device, start, redraw),
+    postbacks ? postbackCards(postbacks, start) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
+  );
 }
 
 export async function deviceView(device) {
@@ -268,9 +339,9 @@ export async function deviceView(device) {
   details.append(el("summary", entries.length + " request(s) in SKAN time"), requestList(entries, start));
   details.open = entries.length <= 20;
   $("lanes").replaceChildren(scroller, legend(), info, details);
-  $("postbacks").replaceChildren(
-    postbacks ? postbackCards(postbacks, start) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
-  );
+  // The timeline keeps Apple's usual timings; the cards follow the switches.
+  const shown = postbacksPath(device).includes("?") ? (await api(postbacksPath(device))).json : postbacks;
+  await showPostbacks(device, shown, start);
   const deviceState = await api("/__admin/devices/" + encodeURIComponent(device));
   $("device-state").textContent = deviceState.status === 404 ? "The server keeps no state for this device." : pretty(deviceState.json);
   setConnection("live");
