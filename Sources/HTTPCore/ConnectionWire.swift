@@ -14,8 +14,13 @@ struct ConnectionWire {
     /// What a client that spoke plain HTTP to the HTTPS port is told.
     let plaintextRefusal: String
 
+    /// An HTTPS port whose session could not be made (the TLS library out of memory): the
+    /// connection must close, never fall back to plain HTTP on a port the client trusts as HTTPS.
+    let sessionUnavailable: Bool
+
     init(security: (any HTTPWireSecurity)?) {
         session = security?.makeSession()
+        sessionUnavailable = security != nil && session == nil
         plaintextRefusal = security?.plaintextRefusal ?? ""
     }
 

@@ -62,7 +62,13 @@ final class HTTPConnection: @unchecked Sendable {
     /// Registers with the loop's poller, which reports the socket at once if a request is already
     /// waiting. Called once on `queue`, right after accept. When the poller refuses the socket,
     /// the connection is closed and the refusal returned, with its cause, for the server to count.
-    func start() -> SystemError? {
+    func start() -> String? {
+        if wire.sessionUnavailable {
+            _ = machine.closed()
+            System.close(fd)
+            onClose(self)
+            return "the TLS session could not be created (the connection was closed, not served as plain HTTP)"
+        }
         do {
             try loop.add(self, fd: fd)
             return nil
@@ -70,7 +76,7 @@ final class HTTPConnection: @unchecked Sendable {
             _ = machine.closed()
             System.close(fd)
             onClose(self)
-            return error
+            return error.description
         }
     }
 

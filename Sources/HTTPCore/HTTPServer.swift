@@ -21,6 +21,10 @@ public final class HTTPServer: Sendable {
         /// Told of each answer the server gives on its own to a request it read at least the
         /// request line of (400, 408, 413, 414, 431), on the connection's queue; must not block.
         public var refusalObserver: (@Sendable (HTTPRefusal) -> Void)?
+        /// Told each time an accepted connection is closed before it is served (its poller refused
+        /// it, or its TLS session could not be made), with whether the reason is new, so the
+        /// application counts every one and says each reason once.
+        public var setupFailureObserver: (@Sendable (_ reason: String, _ isNew: Bool) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(), backlog: Int32 = 1024,
@@ -50,7 +54,9 @@ public final class HTTPServer: Sendable {
         var stopping = false
         /// Accepted sockets the poller refused, and the last refusal's cause.
         var setupFailures = 0
-        var lastSetupFailure: SystemError?
+        var lastSetupFailure: String?
+        /// The reasons already told to `setupFailureObserver`: each is said once.
+        var toldSetupFailures: Set<String> = []
     }
 
     /// The canned answer for connections past the limit: built once, sent without parsing anything.
@@ -118,7 +124,7 @@ public final class HTTPServer: Sendable {
     /// (out of descriptors or kernel memory), and the last refusal, e.g. "epoll_ctl: No space left
     /// on device".
     public var connectionSetupFailures: (count: Int, last: String?) {
-        state.withLock { ($0.setupFailures, $0.lastSetupFailure?.description) }
+        state.withLock { ($0.setupFailures, $0.lastSetupFailure) }
     }
 
     // MARK: - Accepting
@@ -159,11 +165,13 @@ public final class HTTPServer: Sendable {
         }
         System.setNoDelay(fd)
         connection.queue.async { [weak self] in
-            guard let failure = connection.start() else { return }
-            self?.state.withLock { state in
+            guard let failure = connection.start(), let self else { return }
+            let isNew = self.state.withLock { state in
                 state.setupFailures += 1
                 state.lastSetupFailure = failure
+                return state.toldSetupFailures.insert(failure).inserted
             }
+            self.configuration.setupFailureObserver?(failure, isNew)
         }
     }
 

@@ -135,12 +135,30 @@ public final class SKANMockServer: Sendable {
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { singular.journal($0) }
+        plain.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+            metrics.recordUnserved(reason: reason)
+            if isNew {
+                StandardStreams.error(
+                    "skan-mock: a connection was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
+                )
+            }
+        }
         http = HTTPServer(configuration: plain, responder: responder)
         if let httpsOptions = options.https, let https {
             var secure = HTTPServer.Configuration(
                 host: options.host, port: httpsOptions.port, limits: limits,
                 errorRenderer: .singular, security: https.security)
             secure.refusalObserver = { singular.journal($0) }
+            // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
+            // and said (once per reason), never served as plain HTTP.
+            secure.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+                metrics.recordUnserved(reason: reason)
+                if isNew {
+                    StandardStreams.error(
+                        "skan-mock: an HTTPS connection was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
+                    )
+                }
+            }
             httpsServer = HTTPServer(configuration: secure, responder: responder)
         } else {
             httpsServer = nil

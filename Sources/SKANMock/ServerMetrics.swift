@@ -16,6 +16,8 @@ final class ServerMetrics: Sendable {
         var buckets = [Int](repeating: 0, count: ServerMetrics.bucketBounds.count + 1)
         var durationSum: Int64 = 0
         var durationCount = 0
+        /// Accepted connections closed before they were served, by reason.
+        var unserved: [String: Int] = [:]
     }
 
     private struct RequestKey: Hashable {
@@ -37,6 +39,11 @@ final class ServerMetrics: Sendable {
             state.durationSum += durationMicros
             state.durationCount += 1
         }
+    }
+
+    /// An accepted connection closed before it was served (see `HTTPServer.Configuration`).
+    func recordUnserved(reason: String) {
+        state.withLock { $0.unserved[reason, default: 0] += 1 }
     }
 
     /// The exposition text; gauges that other owners keep are passed in.
@@ -95,6 +102,11 @@ final class ServerMetrics: Sendable {
                 "Journal lines given up because too many waited for the --log file.")
             out += "skan_mock_journal_file_lost_total \(file.lost)\n"
         }
+        family(
+            "skan_mock_connections_unserved_total", "counter",
+            "Accepted connections closed before they were served (a TLS session that could not be made, a refused socket)."
+        )
+        out += "skan_mock_connections_unserved_total \(snapshot.unserved.values.reduce(0, +))\n"
         family("skan_mock_devices", "gauge", "Devices whose state is kept.")
         out += "skan_mock_devices \(devices)\n"
         family("skan_mock_uptime_seconds", "gauge", "Seconds since the server started.")

@@ -72,6 +72,38 @@ struct WireSecurityTests {
         #expect(closed)
     }
 
+    /// A security that cannot make a session (TLS out of memory): fail closed.
+    struct BrokenSecurity: HTTPWireSecurity {
+        func makeSession() -> (any HTTPWireSession)? { nil }
+        var plaintextRefusal: String { "this port speaks TOY" }
+    }
+
+    /// When no session can be made, the connection is closed unanswered and the reason is told to
+    /// the application (each time, new once), never served as plain HTTP on the HTTPS port.
+    @Test func aConnectionWithoutASessionIsClosedNotServedInPlaintext() throws {
+        TestDescriptorLimit.ensure()
+        var router = HTTPRouter()
+        router.on(.get, "/who") { _, _, writer in writer.send(HTTPResponse(body: Array("served".utf8))) }
+        let told = Mutex<[(String, Bool)]>([])
+        var configuration = HTTPServer.Configuration(
+            host: "127.0.0.1", port: 0, limits: HTTPLimits(), security: BrokenSecurity())
+        configuration.setupFailureObserver = { reason, isNew in told.withLock { $0.append((reason, isNew)) } }
+        let server = HTTPServer(configuration: configuration, responder: router)
+        try server.start()
+        defer { server.shutdown(gracePeriod: 1) }
+        for _ in 0..<2 {
+            let client = try RawConnection(port: server.port, receiveTimeout: 2)
+            client.send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n")
+            let (text, closed) = client.readToEnd()
+            #expect(text.isEmpty && closed)
+        }
+        for _ in 0..<100 where told.withLock({ $0.count }) < 2 { usleep(10_000) }
+        let calls = told.withLock { $0 }
+        #expect(calls.map(\.1) == [true, false])
+        #expect(calls.first?.0.contains("TLS session could not be created") == true)
+        #expect(server.connectionSetupFailures.count == 2)
+    }
+
     @Test func plainHTTPIsRefusedInPlaintextAndClosed() throws {
         let test = try server()
         let client = try RawConnection(port: test.port, receiveTimeout: 2)
