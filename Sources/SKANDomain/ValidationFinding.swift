@@ -64,6 +64,12 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     /// `--upstream` shadow: not sent, because as many requests as skan-mock keeps were already
     /// waiting for a slower upstream (the client still got the model's answer at once).
     case upstreamSkipped = "upstream_skipped"
+    /// `--upstream`: the upstream answered something skan-mock will not pass on (over the size
+    /// limit, an interim or impossible status, a body on 204/304); a proxy answers 502 instead.
+    case upstreamUnusable = "upstream_unusable"
+    /// `--upstream`: the request already came through a skan-mock (its `Via` header), so
+    /// forwarding it again would loop; it is not forwarded.
+    case upstreamLoop = "upstream_loop"
     /// `--replay`: the replay file has no answer (left) for this device and request state, so the
     /// model answered it.
     case notRecorded = "not_recorded"

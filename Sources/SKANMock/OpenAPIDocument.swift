@@ -740,7 +740,7 @@ components:
                   device: {type: [string, 'null']}
                   endpoint: {type: string}
                   window: {type: string}
-                  kind: {type: string, enum: [differs_from_upstream, upstream_timeout, upstream_unreachable, upstream_skipped]}
+                  kind: {type: string, enum: [differs_from_upstream, upstream_timeout, upstream_unreachable, upstream_skipped, upstream_unusable, upstream_loop]}
                   message: {type: string}
                   model: {type: string}
                   upstream: {type: string}

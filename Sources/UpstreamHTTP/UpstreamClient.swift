@@ -22,6 +22,8 @@ public final class UpstreamClient: Sendable {
     private let completionQueue = DispatchQueue(label: "upstream.completions")
     public let maxInFlight: Int
     public let maxWaiting: Int
+    /// The largest upstream answer body passed on: 64 KiB.
+    public static let maxBodyBytes = 64 * 1024
 
     /// Requests waiting for the loop, and whether it should stop: shared by `send` and the loop.
     private final class RequestQueue: Sendable {
@@ -182,6 +184,8 @@ public final class UpstreamClient: Sendable {
         let completion: @Sendable (UpstreamResult) -> Void
         private var headers: UnsafeMutablePointer<curl_slist>?
         private var body: [UInt8] = []
+        /// The body passed `maxBody`: the transfer is stopped, never passed on cut.
+        private var overLimit = false
         private let started = DispatchTime.now().uptimeNanoseconds
 
         init(
@@ -225,21 +229,27 @@ public final class UpstreamClient: Sendable {
             skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
         }
 
-        /// At most this much of an upstream's body is kept (Singular's answers are under 200 bytes).
-        static let maxBody = 64 * 1024
+        /// The largest upstream body passed on (Singular's answers are under 200 bytes); a larger
+        /// one stops the transfer and is reported, never cut and passed on as if whole.
+        static let maxBody = UpstreamClient.maxBodyBytes
 
         static let receive: skan_curl_io_callback = { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
-            let room = Swift.max(0, maxBody - transfer.body.count)
+            guard transfer.body.count + length <= maxBody else {
+                transfer.overLimit = true
+                transfer.body = []
+                return 0  // libcurl stops the transfer (CURLE_WRITE_ERROR)
+            }
             data!.withMemoryRebound(to: UInt8.self, capacity: length) {
-                transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: Swift.min(length, room)))
+                transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
             }
             return length
         }
 
         func result(code: CURLcode) -> UpstreamResult {
             let micros = Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000)
+            if overLimit { return .tooLarge(limit: Self.maxBody, durationMicros: micros) }
             switch code {
             case CURLE_OK:
                 var status = 0

@@ -29,10 +29,14 @@ public enum UpstreamResult: Sendable, Equatable {
     /// Not sent: as many requests as the client keeps were already waiting (an upstream slower
     /// than the traffic must not make the server hold an ever longer queue).
     case notSent(waiting: Int)
+    /// The answer's body grew past `limit` bytes: the transfer was stopped, nothing of it kept.
+    case tooLarge(limit: Int, durationMicros: Int64)
 
     public var durationMicros: Int64 {
         switch self {
-        case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros): micros
+        case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros),
+            .tooLarge(_, let micros):
+            micros
         case .notSent: 0
         }
     }

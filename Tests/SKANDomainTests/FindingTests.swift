@@ -297,7 +297,8 @@ import Testing
 
     @Test func everyCodeIsCovered() {
         // Keeps this suite honest when a code is added.
-        #expect(FindingCode.allCases.count == 31)
+        // upstream_unusable and upstream_loop: UpstreamAnswerTests (they need an upstream).
+        #expect(FindingCode.allCases.count == 33)
     }
 }
 

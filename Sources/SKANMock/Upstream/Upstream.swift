@@ -21,9 +21,12 @@ final class Upstream: Sendable {
         var json: JSONValue {
             switch self {
             case .answered(let status, let body, let micros):
+                // Bytes kept exactly: text when it is UTF-8, else base64 (a replay serves them).
                 .object([
                     JSONMember("status", .int(Int64(status))),
-                    JSONMember("body", .string(String(decoding: body, as: UTF8.self))),
+                    Base64.isUTF8(body)
+                        ? JSONMember("body", .string(String(decoding: body, as: UTF8.self)))
+                        : JSONMember("body_base64", .string(Base64.encode(body))),
                     JSONMember("duration_us", .int(micros))
                 ])
             case .failed(let code, let reason, let micros):
@@ -40,12 +43,25 @@ final class Upstream: Sendable {
         switch code {
         case .upstreamTimeout: "timeout"
         case .upstreamSkipped: "not_sent"
+        case .upstreamUnusable: "unusable"
+        case .upstreamLoop: "loop"
         default: "unreachable"
         }
     }
 
     /// The headers sent on: what tells the service who is asking and in what form.
     static let forwardedHeaders = ["User-Agent", "Content-Type", "Accept", "Accept-Language"]
+
+    /// Added to every forwarded request (RFC 9110 §7.6.3), so a request that comes back to a
+    /// skan-mock, through any number of hosts, is seen and not forwarded again.
+    static let via = "1.1 skan-mock"
+
+    /// Why `request` must not be forwarded: it already came through a skan-mock.
+    static func loop(_ request: HTTPRequest) -> String? {
+        guard let via = request.headers["Via"], via.lowercased().contains("skan-mock") else { return nil }
+        return
+            "the request already came through a skan-mock (Via: \(via)); forwarding it again would loop, so it was not sent"
+    }
 
     #if SKAN_MOCK_UPSTREAM
         private let client: UpstreamClient
@@ -88,8 +104,14 @@ final class Upstream: Sendable {
         _ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter],
         completion: @escaping @Sendable (Reply) -> Void
     ) {
+        if let loop = Self.loop(request) {
+            completion(.failed(.upstreamLoop, reason: loop, durationMicros: 0))
+            return
+        }
         #if SKAN_MOCK_UPSTREAM
-            let headers = Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
+            let headers =
+                Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
+                + ["Via: " + (request.headers["Via"].map { $0 + ", " } ?? "") + Self.via]
             let outgoing = UpstreamRequest(
                 method: request.method.rawValue, url: url(for: endpoint, query: String(request.query), added: added),
                 headers: headers, body: request.body, timeoutSeconds: options.timeoutSeconds)
@@ -97,7 +119,24 @@ final class Upstream: Sendable {
             client.send(outgoing) { result in
                 switch result {
                 case .response(let status, let body, let micros):
-                    completion(.answered(status: status, body: body, durationMicros: micros))
+                    // One rule with record and replay: an answer that would hang the client or
+                    // break the connection's framing is not passed on.
+                    if let problem = RecordableAnswer.problem(status: status, bodyCount: body.count) {
+                        completion(
+                            .failed(
+                                .upstreamUnusable,
+                                reason: "the upstream's answer cannot be passed on: \(problem)",
+                                durationMicros: micros))
+                    } else {
+                        completion(.answered(status: status, body: body, durationMicros: micros))
+                    }
+                case .tooLarge(let limit, let micros):
+                    completion(
+                        .failed(
+                            .upstreamUnusable,
+                            reason:
+                                "the upstream's answer is over \(limit / 1024) KiB, the most skan-mock passes on (Singular's answers are under 200 bytes); none of it was passed on",
+                            durationMicros: micros))
                 case .timeout(let micros):
                     completion(
                         .failed(

@@ -7,7 +7,7 @@ import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
 
 const FILTERS = ["device", "endpoint", "event", "has_issues"];
-const UPSTREAM_CODES = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped"];
+const UPSTREAM_CODES = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped", "upstream_unusable", "upstream_loop"];
 
 const feed = { ids: new Set(), paused: false, buffered: [], source: null };
 
