@@ -89,8 +89,13 @@ final class Upstream: Sendable {
 
     /// The upstream's URL for a request to `endpoint`: Singular's own path, the query as received
     /// and what a route alias added (as the app's back end would send it).
+    /// A `#` in the query as received is written `%23`: in a URL it would start a fragment, which
+    /// no client sends, and the upstream would get the query cut there. `%23` decodes to the same
+    /// parameters that skan-mock read, which is what the upstream must judge.
     func url(for endpoint: SKANEndpoint, query: String, added: [RouteAlias.Parameter]) -> String {
-        var query = query
+        var query =
+            query.contains("#")
+            ? query.split(separator: "#", omittingEmptySubsequences: false).joined(separator: "%23") : query
         for parameter in added {
             if !query.isEmpty { query += "&" }
             query += FormURLEncoding.encode(parameter.name) + "=" + FormURLEncoding.encode(parameter.value)

@@ -16,12 +16,15 @@
         final class Upstream {
             let server: TestHTTPServer
             let hits = Mutex<[String]>([])
+            let queries = Mutex<[String]>([])
 
             init(status: Int, body: [UInt8]) throws {
                 var router = HTTPRouter()
                 let hits = self.hits
+                let queries = self.queries
                 router.on(.get, "/api/v2/conversion_value") { request, _, writer in
                     hits.withLock { $0.append(request.headers["Via"] ?? "") }
+                    queries.withLock { $0.append(String(request.query)) }
                     writer.send(HTTPResponse(status: HTTPStatus(code: status), body: body))
                 }
                 server = try TestHTTPServer(responder: router)
@@ -91,6 +94,21 @@
             #expect(upstream.hits.withLock { $0.count } == 1)
             let entries = try mock.admin("/__admin/requests/wait?device=UP-1&count=2&timeout_ms=20000")
             #expect(entries["requests"]?[1]?["upstream"]?["error"] == "loop")
+        }
+
+        /// A `#` in the query (which a raw client can send) reaches the upstream as `%23`, so it
+        /// reads the same parameters as skan-mock did, not a query cut at the `#` (issue 30.15).
+        @Test func aHashInTheQueryIsForwardedAsPercent23() throws {
+            let upstream = try Upstream(status: 200, body: Array(#"{"status":"ok","conversion_value":1}"#.utf8))
+            let mock = try mock(upstream, mode: .shadow)
+            let target = "/api/v2/conversion_value?" + TestSKANMock.query(session) + "&n2=a#b&tail=1"
+            // libcurl drops a fragment; a raw client sends the `#` as written.
+            let client = try RawConnection(port: mock.server.port)
+            client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(client.readToEnd().0.hasPrefix("HTTP/1.1 200 OK"))
+            _ = try entry(mock)
+            let forwarded = try #require(upstream.queries.withLock { $0.first })
+            #expect(forwarded.hasSuffix("&n2=a%23b&tail=1"))
         }
     }
 #endif
