@@ -22,6 +22,8 @@ public final class UpstreamClient: Sendable {
     private let completionQueue = DispatchQueue(label: "upstream.completions")
     public let maxInFlight: Int
     public let maxWaiting: Int
+    /// Signalled once the loop has ended and every completion has run.
+    private let finished = DispatchSemaphore(value: 0)
     /// The largest upstream answer body passed on: 64 KiB.
     public static let maxBodyBytes = 64 * 1024
 
@@ -73,7 +75,12 @@ public final class UpstreamClient: Sendable {
         let queue = self.queue
         let completions = completionQueue
         let limit = self.maxInFlight
-        loopQueue.async { multi.run(queue: queue, caFile: caFile, maxInFlight: limit, completions: completions) }
+        let finished = self.finished
+        loopQueue.async {
+            multi.run(queue: queue, caFile: caFile, maxInFlight: limit, completions: completions)
+            completions.sync {}  // every completion handed over has run
+            finished.signal()
+        }
     }
 
     /// Queues `request`; `completion` gets the answer, a timeout or the reason it was not sent, on
@@ -95,19 +102,27 @@ public final class UpstreamClient: Sendable {
         case .queued(let wake):
             if wake { multi.wakeUp() }
         case .stopped:
-            completionQueue.async {
-                completion(.unreachable(reason: "the upstream client is stopped", durationMicros: 0))
-            }
+            completionQueue.async { completion(.stopped) }
         case .full(let waiting):
             // At once, on the caller's thread: a request that goes nowhere costs no thread switch.
             completion(.notSent(waiting: waiting))
         }
     }
 
-    /// Lets transfers in flight end (each is bounded by its timeout), then stops the loop.
-    public func stop() {
-        queue.state.withLock { $0.stopping = true }
+    /// Stops: requests not yet sent complete at once with `.stopped`, transfers in flight end
+    /// (each bounded by its timeout), then the loop stops. Waits at most `seconds` for all of that
+    /// and every completion; true when it all ended in time.
+    @discardableResult
+    public func stop(waitingAtMost seconds: Double = 0) -> Bool {
+        let first = queue.state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
         multi.wakeUp()
+        guard first, seconds > 0 else { return false }
+        let ended = finished.wait(timeout: .now() + .milliseconds(Int(seconds * 1000))) == .success
+        if ended { finished.signal() }
+        return ended
     }
 
     deinit { stop() }
@@ -133,9 +148,12 @@ public final class UpstreamClient: Sendable {
         func run(queue: RequestQueue, caFile: String?, maxInFlight: Int, completions: DispatchQueue) {
             while true {
                 let room = maxInFlight - transfers.count
-                let (new, stopping) = queue.state.withLock { state in
-                    (state.take(room), state.stopping)
+                let (new, stopping, unsent) = queue.state.withLock { state in
+                    // Stopping: what has not started is not started now; it is told so.
+                    state.stopping
+                        ? ([], true, state.take(state.waiting)) : (state.take(room), false, [])
                 }
+                for (_, completion) in unsent { completions.async { completion(.stopped) } }
                 for (request, completion) in new {
                     let transfer = Transfer(
                         request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,

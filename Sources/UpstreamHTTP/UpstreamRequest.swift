@@ -29,6 +29,8 @@ public enum UpstreamResult: Sendable, Equatable {
     /// Not sent: as many requests as the client keeps were already waiting (an upstream slower
     /// than the traffic must not make the server hold an ever longer queue).
     case notSent(waiting: Int)
+    /// Not sent: the server was stopping when its turn came.
+    case stopped
     /// The answer's body grew past `limit` bytes: the transfer was stopped, nothing of it kept.
     case tooLarge(limit: Int, durationMicros: Int64)
 
@@ -37,7 +39,7 @@ public enum UpstreamResult: Sendable, Equatable {
         case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros),
             .tooLarge(_, let micros):
             micros
-        case .notSent: 0
+        case .notSent, .stopped: 0
         }
     }
 }

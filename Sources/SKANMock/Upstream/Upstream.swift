@@ -159,14 +159,24 @@ final class Upstream: Sendable {
                             reason:
                                 "not sent to the upstream: \(waiting) requests were already waiting for it (it answers slower than requests arrive)",
                             durationMicros: 0))
+                case .stopped:
+                    completion(
+                        .failed(
+                            .upstreamSkipped, reason: "not sent to the upstream: the server was stopping",
+                            durationMicros: 0))
                 }
             }
         #endif
     }
 
+    /// The most a stop waits for exchanges in flight: each ends within the upstream timeout.
+    var drainSeconds: Double { options.timeoutSeconds + 1 }
+
+    /// Stops forwarding and waits (at most `drainSeconds`) until every request received has its
+    /// answer or its "not sent", and each completion has journaled it.
     func stop() {
         #if SKAN_MOCK_UPSTREAM
-            client.stop()
+            client.stop(waitingAtMost: drainSeconds)
         #endif
     }
 }

@@ -76,6 +76,48 @@ struct ProcessLifecycleTests {
         #expect(lines.count == answered.withLock { $0 })
     }
 
+    /// SIGTERM while upstream exchanges are pending (issue 30.1): every request received is in the
+    /// log (shadow: answered, with the upstream's timeout; proxy: with the 502 it got or, for a
+    /// client that went away, what it would have got), and the stop ends within the drain bound.
+    @Test(arguments: ["shadow", "proxy"])
+    func sigtermWithUpstreamExchangesPendingJournalsEveryRequest(mode: String) throws {
+        let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 16)
+        defer { System.close(silent) }
+        let log = NSTemporaryDirectory() + "skan-mock-drain-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let (process, port) = try launch([
+            "--log", log, "--upstream", "http://127.0.0.1:\(System.localPort(silent))", "--upstream-mode", mode,
+            "--upstream-timeout", "2"
+        ])
+        let group = DispatchGroup()
+        let sent = Mutex(0)
+        for client in 0..<5 {
+            DispatchQueue.global().async(group: group) {
+                let url =
+                    "http://127.0.0.1:\(port)/api/v1/conversion_value?a=K&i=com.example&p=iOS&idfv=D\(client)&n=e&conversion_value=0"
+                sent.withLock { $0 += 1 }
+                _ = try? CurlClient().get(url)
+            }
+        }
+        // Shadow answers at once; proxy clients wait for the upstream. Either way all five are in.
+        while sent.withLock({ $0 }) < 5 { usleep(10_000) }
+        usleep(300_000)
+        let stopped = Date()
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(stopped)
+        group.wait()
+        #expect(process.terminationStatus == 0)
+        #expect(seconds < 10)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let entries = try lines.map { try JSONParser.parse(String($0)) }.filter { $0["device"] != nil }
+        #expect(Set(entries.compactMap { $0["device"]?.stringValue }) == Set((0..<5).map { "D\($0)" }))
+        for entry in entries {
+            let error = entry["upstream"]?["error"]?.stringValue
+            #expect(error == "timeout" || error == "not_sent", "\(entry)")
+        }
+    }
+
     @Test func aBadModelStopsTheStartWithItsPathAndStatus2() throws {
         let path = NSTemporaryDirectory() + "skan-mock-bad-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
