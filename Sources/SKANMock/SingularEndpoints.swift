@@ -127,7 +127,8 @@ struct SingularEndpoints: Sendable {
             // most the upstream timeout) so that it holds both.
             reply(response, drop: isDrop, delay: fault.delayMilliseconds, writer)
             let (status, body, extra) = (status, body, extra)
-            upstream.forward(request, endpoint: endpoint, added: route?.added ?? []) { [context] upstreamReply in
+            upstream.forward(request, endpoint: endpoint, added: route?.added ?? [], inArrivalOrder: true) {
+                [context] upstreamReply in
                 var outcome = outcome
                 outcome.findings += Self.findings(
                     comparing: (outcome.status, outcome.body), with: upstreamReply, service: context.service, outcome)

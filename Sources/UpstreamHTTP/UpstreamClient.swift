@@ -91,6 +91,8 @@ public final class UpstreamClient: Sendable {
             case stopped
             case full(Int)
         }
+        var request = request
+        request.queuedAtNanos = DispatchTime.now().uptimeNanoseconds
         let verdict = queue.state.withLock { state -> Verdict in
             guard !state.stopping else { return .stopped }
             guard state.waiting < maxWaiting else { return .full(state.waiting) }
@@ -154,7 +156,17 @@ public final class UpstreamClient: Sendable {
                         ? ([], true, state.take(state.waiting)) : (state.take(room), false, [])
                 }
                 for (_, completion) in unsent { completions.async { completion(.stopped) } }
-                for (request, completion) in new {
+                let now = DispatchTime.now().uptimeNanoseconds
+                for (queued, completion) in new {
+                    // The time it waited counts against its timeout; none left, it is not sent.
+                    var request = queued
+                    let waited = now &- request.queuedAtNanos
+                    let left = request.timeoutSeconds - Double(waited) / 1e9
+                    guard left >= 0.001 else {
+                        completions.async { completion(.expired(waitedMicros: Int64(waited / 1000))) }
+                        continue
+                    }
+                    request.timeoutSeconds = left
                     let transfer = Transfer(
                         request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,
                         completion: completion)

@@ -6,8 +6,11 @@ public struct UpstreamRequest: Sendable {
     /// Headers as `Name: value` lines; never the admin token (the caller picks them).
     public var headers: [String]
     public var body: [UInt8]
-    /// Seconds for the whole exchange, connecting included.
+    /// Seconds for the whole exchange, connecting included, and waiting for a free connection:
+    /// an answer is never awaited longer than this after `send`.
     public var timeoutSeconds: Double
+    /// When `send` queued it (monotonic nanoseconds), set by the client.
+    var queuedAtNanos: UInt64 = 0
 
     public init(method: String, url: String, headers: [String] = [], body: [UInt8] = [], timeoutSeconds: Double) {
         self.method = method
@@ -31,6 +34,9 @@ public enum UpstreamResult: Sendable, Equatable {
     case notSent(waiting: Int)
     /// Not sent: the server was stopping when its turn came.
     case stopped
+    /// Not sent: it waited its whole timeout for a free connection (an upstream slower than the
+    /// traffic); sending it then would keep its journal entry waiting past the timeout.
+    case expired(waitedMicros: Int64)
     /// The answer's body grew past `limit` bytes: the transfer was stopped, nothing of it kept.
     case tooLarge(limit: Int, durationMicros: Int64)
 
@@ -40,6 +46,7 @@ public enum UpstreamResult: Sendable, Equatable {
             .tooLarge(_, let micros):
             micros
         case .notSent, .stopped: 0
+        case .expired(let micros): micros
         }
     }
 }

@@ -11,6 +11,8 @@ import SKANDomain
 /// `Authorization`, which may carry the admin token, nor cookies).
 final class Upstream: Sendable {
     let options: UpstreamOptions
+    /// Shadow mode journals in arrival order (see `ArrivalOrder`).
+    let arrivals = ArrivalOrder()
 
     /// What the upstream did with one request, in the journal's words.
     enum Reply: Sendable {
@@ -105,7 +107,24 @@ final class Upstream: Sendable {
 
     /// Sends `request` on; `completion` runs on another queue, or at once on the caller's thread
     /// when the request is not sent (`upstream_skipped`: too many already wait for the upstream).
+    /// With `inArrivalOrder`, completions run in the order `forward` was called (shadow mode's
+    /// journal); otherwise as answers come (proxy mode answers each client as soon as it can).
     func forward(
+        _ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter], inArrivalOrder: Bool = false,
+        completion: @escaping @Sendable (Reply) -> Void
+    ) {
+        if inArrivalOrder {
+            let ticket = arrivals.ticket()
+            let arrivals = self.arrivals
+            send(request, endpoint: endpoint, added: added) { reply in
+                arrivals.complete(ticket) { completion(reply) }
+            }
+        } else {
+            send(request, endpoint: endpoint, added: added, completion: completion)
+        }
+    }
+
+    private func send(
         _ request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter],
         completion: @escaping @Sendable (Reply) -> Void
     ) {
@@ -158,6 +177,13 @@ final class Upstream: Sendable {
                             .upstreamSkipped,
                             reason:
                                 "not sent to the upstream: \(waiting) requests were already waiting for it (it answers slower than requests arrive)",
+                            durationMicros: 0))
+                case .expired(let micros):
+                    completion(
+                        .failed(
+                            .upstreamSkipped,
+                            reason:
+                                "not sent to the upstream: it waited \(micros / 1000) ms for a free connection, its whole --upstream-timeout (the upstream answers slower than requests arrive)",
                             durationMicros: 0))
                 case .stopped:
                     completion(

@@ -110,5 +110,58 @@
             let forwarded = try #require(upstream.queries.withLock { $0.first })
             #expect(forwarded.hasSuffix("&n2=a%23b&tail=1"))
         }
+
+        /// Shadow mode journals in the order requests arrived, whatever order the upstream answers
+        /// in (issue 30.6): the first request's answer comes last, and still has the first id.
+        @Test func shadowJournalsInArrivalOrder() throws {
+            var router = HTTPRouter()
+            router.on(.get, "/api/v2/conversion_value") { request, _, writer in
+                let slow = request.query.contains("n=first")
+                let answer = HTTPResponse(body: Array(#"{"status":"ok","conversion_value":1}"#.utf8))
+                if slow {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(400)) { writer.send(answer) }
+                } else {
+                    writer.send(answer)
+                }
+            }
+            let upstream = try TestHTTPServer(responder: router)
+            let options = try UpstreamOptions(
+                baseURL: "http://127.0.0.1:\(upstream.port)", mode: .shadow, timeoutSeconds: 5)
+            let mock = try TestSKANMock(configure: { $0.upstream = options })
+            let events = ["first", "second", "third"]
+            for event in events {
+                let parameters = session.map { $0.0 == "n" ? ("n", event) : $0 }
+                #expect(try mock.get("/api/v2/conversion_value", parameters).status == 200)
+            }
+            let waited = try mock.admin("/__admin/requests/wait?device=UP-1&count=3&timeout_ms=20000")
+            let entries = waited["requests"]?.arrayValue ?? []
+            #expect(entries.compactMap { $0["event"]?.stringValue } == events)
+            let ids = entries.compactMap { $0["id"]?.intValue }
+            #expect(ids == ids.sorted())
+        }
+
+        /// Under a flood, the time a request waits for a free connection counts against its
+        /// timeout (issue 30.16): one connection, three requests, a silent upstream with a 1-s
+        /// timeout. Each used to wait for the one before and then get a whole second of its own
+        /// (3 s in all); now the three share the one second, and one whose time ran out waiting is
+        /// journaled as not sent.
+        @Test func waitingForAConnectionCountsAgainstTheTimeout() throws {
+            let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+            defer { System.close(silent) }
+            var options = try UpstreamOptions(
+                baseURL: "http://127.0.0.1:\(System.localPort(silent))", mode: .shadow, timeoutSeconds: 1)
+            options.maxInFlight = 1
+            let mock = try TestSKANMock(configure: { $0.upstream = options })
+            for _ in 0..<3 { #expect(try mock.get("/api/v2/conversion_value", session).status == 200) }
+            let waited = try mock.admin("/__admin/requests/wait?device=UP-1&count=3&timeout_ms=20000")
+            let entries = waited["requests"]?.arrayValue ?? []
+            #expect(entries.count == 3)
+            for entry in entries {
+                let error = entry["upstream"]?["error"]?.stringValue
+                #expect(error == "timeout" || error == "not_sent", "\(entry["upstream"] ?? .null)")
+            }
+            let upstreamMicros = entries.compactMap { $0["upstream"]?["duration_us"]?.intValue }.reduce(0, +)
+            #expect(upstreamMicros < 2_000_000, "the three exchanges took \(upstreamMicros) us")
+        }
     }
 #endif
