@@ -226,6 +226,13 @@ public final class Journal: Sendable {
     /// Blocks until the sink has written every entry recorded so far.
     public func flushSink() { sink?.flush() }
 
+    /// Runs `then` once the sink has written every line so far (at once without a sink); never
+    /// blocks the caller.
+    public func flushSink(then: @escaping @Sendable () -> Void) {
+        guard let sink else { return then() }
+        sink.flush(then: then)
+    }
+
     /// Entries held.
     public var size: Int { state.withLock { $0.count } }
 

@@ -114,6 +114,14 @@ public final class JournalFileSink: JournalSink {
         queue.sync { drain() }
     }
 
+    /// Writes what is pending on the writer queue, then runs `then` there; the caller goes on.
+    public func flush(then: @escaping @Sendable () -> Void) {
+        queue.async {
+            self.drain()
+            then()
+        }
+    }
+
     /// On the writer queue: the backlog, then the new lines, in as few writes as the kernel takes.
     private func drain() {
         var batch = pending.withLock { pending -> [[UInt8]] in

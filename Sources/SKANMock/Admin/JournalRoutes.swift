@@ -45,9 +45,12 @@ struct JournalRoutes: AdminRouteCollection {
         let journal = context.journal
         let filter = query.filter
         let id = journal.wait(for: filter, count: query.count) { timedOut in
-            // What the answer reports is in the journal file too, before the test reads it.
-            journal.flushSink()
-            writer.send(.json(journal.query(filter).json(extra: [JSONMember("timed_out", .bool(timedOut))])))
+            // What the answer reports is in the journal file too, before the test reads it. This
+            // may run on the event loop that recorded the request: the write happens on the file's
+            // own queue, which then answers.
+            journal.flushSink {
+                writer.send(.json(journal.query(filter).json(extra: [JSONMember("timed_out", .bool(timedOut))])))
+            }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {
             journal.expire(id)
