@@ -125,41 +125,30 @@ struct JournalResume {
             let json = entry.json
             // A fault that replaced the answer left no state; a delay answered as the model did.
             guard json["fault"]?["type"] == nil else { continue }
-            // A proxied or replayed answer (the entry keeps the model's beside it) is adopted; the
-            // model's own is worked out again, as it was the first time.
-            if Self.answerAgain(json, into: service, adopting: json["model"] != nil ? .received : .model) != nil {
+            // The answer the journal says the device was given is adopted, whoever gave it (the
+            // model, the upstream, a replay): a model changed since would give another.
+            if Self.answerAgain(json, into: service) != nil {
                 replayed += 1
             }
         }
         return replayed
     }
 
-    /// Which answer a request answered again leaves on its device.
-    enum Adoption {
-        /// The model's, worked out again.
-        case model
-        /// The one the journal says the client received.
-        case received
-    }
-
     /// Answers one journaled request again at its own time, so its device's state is as it was
-    /// after it; returns that time, or nil for an entry that left no state (not a SKAN endpoint, not
-    /// a 200, or, adopting, an answer the client could not use). Shared by `--resume` and the
-    /// report's rebuild (`JournalDeviceState`).
-    static func answerAgain(_ json: JSONValue, into service: ConversionService, adopting: Adoption) -> Int64? {
+    /// after it, adopting the answer the journal says the client received; returns that time, or
+    /// nil for an entry that left no state (not a SKAN endpoint, not a 200). Shared by `--resume`
+    /// and the report's rebuild (`JournalDeviceState`).
+    static func answerAgain(_ json: JSONValue, into service: ConversionService) -> Int64? {
         guard let name = json["endpoint"]?.stringValue, let endpoint = SKANEndpoint(name: name), endpoint != .unmatched,
             json["response"]?["status"] == 200,
             let time = json["time"]?.stringValue.flatMap(RFC3339.parse)
         else { return nil }
-        var adopted: AppliedAnswer?
-        if adopting == .received {
-            // As the proxy did the first time: an answer the model cannot read is adopted as one
-            // the client could not use, not left out of the device's history.
-            let body =
-                json["response"]?["body"]?.stringValue.map { Array($0.utf8) }
-                ?? json["response"]?["body_base64"]?.stringValue.flatMap { Base64.decode($0) } ?? []
-            adopted = AppliedAnswer(status: 200, body: body) ?? AppliedAnswer(ok: false)
-        }
+        // As the proxy did the first time: an answer the model cannot read is adopted as one the
+        // client could not use, not left out of the device's history.
+        let body =
+            json["response"]?["body"]?.stringValue.map { Array($0.utf8) }
+            ?? json["response"]?["body_base64"]?.stringValue.flatMap { Base64.decode($0) } ?? []
+        let adopted = AppliedAnswer(status: 200, body: body) ?? AppliedAnswer(ok: false)
         let request = SKANRequest(
             method: json["method"]?.stringValue ?? "GET", path: json["path"]?.stringValue ?? endpoint.path,
             remote: json["remote"]?.stringValue ?? "", parameters: JournalEntry.parameters(of: json))

@@ -180,4 +180,34 @@ struct ResumeTests {
         #expect(try afterClear.journal("device=R").map { $0["id"]?.intValue } == [3, 4])
         #expect(try afterClear.admin("/__admin/devices/R")["skan4"]?["p0"]?["events"]?["__SESSION__"] == 4)
     }
+
+    /// A log written under another model: the devices get back what the journal says they were
+    /// answered, not what the current model would answer now (issue 30.5).
+    @Test func aRestartRestoresWhatTheJournalSaysNotTheCurrentModel() throws {
+        let log = NSTemporaryDirectory() + "skan-resume-model-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let revenue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
+        let given: JSONValue?
+        do {
+            let first = try TestSKANMock {
+                $0.logPath = log
+                $0.modelPath = revenue
+            }
+            for _ in 1...3 { _ = try first.get("/api/v2/conversion_value", session("M")) }
+            given = try first.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"]
+            first.server.stop()
+        }
+        let steady = try TestSKANMock()
+        for _ in 1...3 { _ = try steady.get("/api/v2/conversion_value", session("M")) }
+        let recomputed = try steady.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"]
+        #expect(
+            given != recomputed, "the two models must answer this sequence differently for the test to mean anything")
+
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        #expect(try restarted.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"] == given)
+    }
 }
