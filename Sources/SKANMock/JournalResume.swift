@@ -23,6 +23,9 @@ struct JournalResume {
     /// The time-travel offset in force when the last entry was written.
     var clockOffsetSeconds: Int64?
 
+    /// How many entries are answered again between two progress lines.
+    static let progressEvery = 250_000
+
     /// At most this many skipped lines are named one by one; the rest are counted.
     static let namedSkips = 10
 
@@ -118,10 +121,14 @@ struct JournalResume {
     }
 
     /// Answers the entries' requests again, in order, at their own times, to rebuild device state.
-    /// Returns how many requests were replayed.
-    func replay(into service: ConversionService) -> Int {
+    /// Returns how many requests were replayed. `progress` hears how far it got, every
+    /// `progressEvery` entries, so that a long file is not a silent minute.
+    func replay(
+        into service: ConversionService, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) -> Int {
         var replayed = 0
-        for entry in run {
+        for (index, entry) in run.enumerated() {
+            if index > 0 && index % Self.progressEvery == 0 { progress(index, run.count) }
             let json = entry.json
             // A fault that replaced the answer left no state; a delay answered as the model did.
             guard json["fault"]?["type"] == nil else { continue }

@@ -91,7 +91,9 @@ public final class SKANMockServer: Sendable {
                 }
             }
             let resume = JournalResume(bytes: bytes, path: path)
-            let replayed = resume.replay(into: service)
+            let replayed = resume.replay(into: service) { done, total in
+                StandardStreams.error("skan-mock: --resume: \(done) of \(total) entries of \(path) answered again")
+            }
             journal.restore(resume.entries)
             if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
             resumeNotes =
