@@ -208,9 +208,12 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Empties the journal and its dropped count; ids keep increasing.
-    public func clear() {
+    /// Empties the journal and its dropped count; ids keep increasing. The sink gets a reset
+    /// marker, so that `--resume` does not bring back what was cleared; `devices` says the devices
+    /// were reset too.
+    public func clear(devices: Bool = false) {
         state.withLock { s in
+            sink?.write(line: JournalResetMarker(through: s.nextToCommit - 1, devices: devices).line)
             for k in 0..<s.ring.count { s.ring[k] = nil }
             s.start = 0
             s.count = 0

@@ -24,6 +24,7 @@ public struct ReplayRecording: Sendable {
                     file: source, location: "line \(n + 1)",
                     reason: "not a JSON object, so not a journal entry (is this the --log file of a run?)")
             }
+            if JournalResetMarker.isMarker(entry) { continue }
             guard let upstream = entry["upstream"], let status = upstream["status"]?.intValue,
                 let body = Self.body(upstream),
                 let endpoint = entry["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),

@@ -12,7 +12,7 @@ enum JournalDeviceState {
         var now: Int64 = 0
         for json in entries {
             if let time = json["time"]?.stringValue.flatMap(RFC3339.parse) { now = max(now, time) }
-            _ = JournalResume.answerAgain(json, into: service, adopting: .received)
+            _ = JournalResume.answerAgain(json, into: service)
         }
         return (service, now)
     }

@@ -97,6 +97,7 @@ public struct JournalReport: Sendable, Equatable {
                     unreadable.append(UnreadableLine(line: n + 1, reason: "not a JSON object"))
                     continue
                 }
+                if JournalResetMarker.isMarker(entry) { continue }
                 entries.append(entry)
             } catch {
                 unreadable.append(UnreadableLine(line: n + 1, reason: "not JSON: \(error.description)"))

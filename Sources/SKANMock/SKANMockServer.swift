@@ -76,16 +76,24 @@ public final class SKANMockServer: Sendable {
                 upstream?.stop()
                 throw StartupError(.journal, "--resume: cannot read \(error.description)")
             }
-            // A line cut short by a kill is cut off the file too, so that the next line starts clean.
+            // The next line must start clean: a whole last entry without its newline gets one, a
+            // line cut short by a kill is cut off the file.
             if let last = bytes.last, last != UInt8(ascii: "\n") {
                 let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
-                if let error = System.truncate(path: path, to: Int64(keep)) {
+                if case .success = JournalResume.read(Array(bytes[keep...])) {
+                    if let error = Self.appendNewline(to: path) {
+                        upstream?.stop()
+                        throw StartupError(.journal, "--resume: cannot end the last line of \(path): \(error.reason)")
+                    }
+                } else if let error = System.truncate(path: path, to: Int64(keep)) {
                     upstream?.stop()
                     throw StartupError(.journal, "--resume: cannot cut the torn last line off \(path): \(error.reason)")
                 }
             }
             let resume = JournalResume(bytes: bytes, path: path)
-            let replayed = resume.replay(into: service)
+            let replayed = resume.replay(into: service) { done, total in
+                StandardStreams.error("skan-mock: --resume: \(done) of \(total) entries of \(path) answered again")
+            }
             journal.restore(resume.entries)
             if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
             resumeNotes =
@@ -355,5 +363,19 @@ extension SKANMockServer {
     /// `skan-mock validate`: the model's name, or one line per problem ("FILE: $.path: reason").
     public static func checkModel(_ path: String) -> Result<String, ModelCheckFailure> {
         readModel(path).map(\.name)
+    }
+}
+
+extension SKANMockServer {
+    /// Ends the journal file's last line (`--resume` keeps a whole entry that lacks its newline).
+    static func appendNewline(to path: String) -> SystemError? {
+        let fd: Int32
+        do {
+            fd = try System.openForAppending(path)
+        } catch {
+            return error
+        }
+        defer { System.close(fd) }
+        return System.writeAll(fd, [UInt8(ascii: "\n")])
     }
 }

@@ -10,7 +10,8 @@ struct Compare: ParsableCommand {
             Prints, per endpoint and window, how many answers matched the upstream's, how many \
             differed and how many got no upstream answer, then the first examples of each kind. \
             Exits 0, or 1 with --fail-on-differences when any answer differed or got no upstream \
-            answer, 2 when the journal cannot be read.
+            answer, or when nothing was compared (a journal of a run without --upstream, or an empty \
+            one), 2 when the journal cannot be read.
             """
     )
 
@@ -20,7 +21,7 @@ struct Compare: ParsableCommand {
     @Flag(help: "Print the comparison as JSON (the `upstream` of GET /__admin/report).")
     var json = false
 
-    @Flag(help: "Exit 1 when any answer differed from the upstream's or got none.")
+    @Flag(help: "Exit 1 when any answer differed from the upstream's or got none, or when nothing was compared.")
     var failOnDifferences = false
 
     func run() throws {
@@ -33,6 +34,15 @@ struct Compare: ParsableCommand {
         }
         let report = UpstreamReport(jsonLines: bytes)
         StandardStreams.output(json ? report.json.description : report.text)
-        if failOnDifferences && report.hasDifferences { throw ExitCode(1) }
+        guard failOnDifferences else { return }
+        // A check that compared nothing proved nothing: CI that runs it against the wrong journal
+        // (one written without --upstream, or an empty one) must not pass.
+        if report.compared == 0 {
+            StandardStreams.error(
+                "skan-mock compare: nothing was compared: no entry of \(journal) has an upstream answer (write it with --upstream and --log)"
+            )
+            throw ExitCode(1)
+        }
+        if report.hasDifferences { throw ExitCode(1) }
     }
 }

@@ -13,7 +13,9 @@ struct Record: ParsableCommand {
             order, keyed by endpoint and the request's SKAN state (event, window, values, coarse \
             values, locks, revenue; not timestamps). Prints one line saying what was recorded. \
             Exits 0, or 2 when the journal cannot be read, has a line that is not JSON, has no \
-            upstream answer, or the replay file cannot be written.
+            upstream answer, or the replay file cannot be written. Never writes over the journal, \
+            nor over an existing file that is not a replay file unless --force is given; the file \
+            is written whole to a temporary file and renamed into place.
             """
     )
 
@@ -22,10 +24,20 @@ struct Record: ParsableCommand {
             "The journal, as written by --log during a run with --upstream (JSON Lines).", valueName: "journal"))
     var journal: String
 
-    @Option(help: ArgumentHelp("The replay file to write (replaced if it exists).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The replay file to write (an existing replay file is replaced; any other file only with --force).",
+            valueName: "file"))
     var out: String
 
+    @Flag(help: "Replace --out even when it is not a replay file (never the journal itself).")
+    var force = false
+
     func run() throws {
+        if let refusal = ReplayDestination.refusal(out: out, journal: journal, force: force) {
+            StandardStreams.error("skan-mock record: \(refusal)")
+            throw ExitCode(2)
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(journal, limit: FileBytes.journalLimit)
@@ -41,9 +53,9 @@ struct Record: ParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try FileBytes.write(recording.file.text, to: out)
+            try ReplayDestination.write(recording.file.text, to: out)
         } catch {
-            StandardStreams.error("skan-mock record: cannot write \(error.description)")
+            StandardStreams.error("skan-mock record: cannot write \(out): \(error.reason)")
             throw ExitCode(2)
         }
         StandardStreams.output("\(recording.summary), written to \(out)")

@@ -26,9 +26,10 @@ struct JournalRoutes: AdminRouteCollection {
         }
     }
 
-    /// Empties the journal and the model coverage counted with it.
-    static func clear(_ context: AppContext) {
-        context.journal.clear()
+    /// Empties the journal and the model coverage counted with it; `devices` when a reset forgets
+    /// the devices too (the journal file's marker says so, for `--resume`).
+    static func clear(_ context: AppContext, devices: Bool = false) {
+        context.journal.clear(devices: devices)
         context.service.resetCoverage()
     }
 

@@ -18,7 +18,7 @@ struct ResetRoute: AdminRouteCollection {
         } catch {
             return .jsonError(error.reason, status: .badRequest)
         }
-        JournalRoutes.clear(context)
+        JournalRoutes.clear(context, devices: true)
         context.service.resetDevices()
         // The devices start again, so do their recorded answers.
         context.replay?.rewind()

@@ -67,6 +67,7 @@ public struct UpstreamReport: Sendable, Equatable {
                 unreadableLines.append(JournalReport.UnreadableLine(line: n + 1, reason: "not a JSON object"))
                 continue
             }
+            if JournalResetMarker.isMarker(entry) { continue }
             add(entry)
         }
     }

@@ -111,6 +111,48 @@
             #expect(try sequence(replay, device: "FROZEN") == recorded)
         }
 
+        /// `record` never writes over the journal it reads, nor over a file that is not a replay file
+        /// without --force (issue 30.2: `--out` naming the journal turned it into a replay file).
+        @Test func recordNeverOverwritesItsInputNorAnotherFileWithoutForce() throws {
+            let production = try TestSKANMock()
+            let upstream = try UpstreamOptions(baseURL: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
+            let proxy = try TestSKANMock(configure: { $0.upstream = upstream })
+            _ = try sequence(proxy, device: "KEPT")
+            #expect(
+                try proxy.admin("/__admin/requests/wait?device=KEPT&count=3&timeout_ms=20000")["timed_out"] == false)
+            proxy.server.flushJournalLog()
+            let journal = try Data(contentsOf: URL(fileURLWithPath: proxy.logPath))
+
+            let itself = try run(["record", proxy.logPath, "--out", proxy.logPath, "--force"])
+            #expect(itself.status == 2)
+            #expect(
+                itself.error
+                    == "skan-mock record: --out \(proxy.logPath) is the journal given as input; give another file\n")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: proxy.logPath)) == journal)
+
+            let notes = NSTemporaryDirectory() + "skan-mock-notes-\(UUID().uuidString).txt"
+            defer { try? FileManager.default.removeItem(atPath: notes) }
+            try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: notes))
+            let other = try run(["record", proxy.logPath, "--out", notes])
+            #expect(other.status == 2)
+            #expect(
+                other.error
+                    == "skan-mock record: --out \(notes) exists and is not a replay file; give --force to replace it\n")
+            #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")
+
+            // A replay file is replaced (recording again), and --force replaces anything else.
+            let forced = try run(["record", proxy.logPath, "--out", notes, "--force"])
+            #expect(forced.status == 0, "\(forced.error)")
+            let again = try run(["record", proxy.logPath, "--out", notes])
+            #expect(again.status == 0, "\(again.error)")
+            let file = try ReplayFile.parse(
+                bytes: Array(try Data(contentsOf: URL(fileURLWithPath: notes))), source: notes)
+            #expect(file.devices.map(\.id) == ["KEPT"])
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+                .filter { $0.hasPrefix((notes as NSString).lastPathComponent + ".") }
+            #expect(leftovers.isEmpty)
+        }
+
         @Test func badInputIsOneLineNamingTheFile() throws {
             // A journal with no upstream answer (a run without --upstream) cannot be recorded.
             let plain = try TestSKANMock()

@@ -111,6 +111,29 @@ struct ReportTests {
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure type="value_not_in_model""#))
     }
 
+    /// `compare --fail-on-differences` on a journal with nothing to compare fails and says why
+    /// (issue 30.17: it passed CI on a journal written without --upstream, or an empty one).
+    @Test func compareFailsWhenNothingWasCompared() throws {
+        let mock = try TestSKANMock()
+        _ = try mock.get(
+            "/api/v1/conversion_value",
+            [("a", "K"), ("i", "com.x"), ("p", "iOS"), ("idfv", "PLAIN"), ("conversion_value", "0")])
+        mock.server.flushJournalLog()
+        let empty = NSTemporaryDirectory() + "skan-mock-empty-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        try Data().write(to: URL(fileURLWithPath: empty))
+        for journal in [mock.logPath, empty] {
+            let strict = try run(["compare", journal, "--fail-on-differences"])
+            #expect(strict.status == 1)
+            #expect(
+                strict.error
+                    == "skan-mock compare: nothing was compared: no entry of \(journal) has an upstream answer (write it with --upstream and --log)\n"
+            )
+            #expect(strict.output.hasPrefix("0 answers compared with the upstream"))
+            #expect(try run(["compare", journal]).status == 0)
+        }
+    }
+
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         guard let binary = ProcessLifecycleTests.executable else {

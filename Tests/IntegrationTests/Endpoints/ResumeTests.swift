@@ -90,4 +90,124 @@ struct ResumeTests {
             }
         }
     }
+
+    /// Writes a log of `count` sessions of device R from a server that stops, and returns its lines.
+    private func journalLines(_ log: String, count: Int, between: ((TestSKANMock) throws -> Void)? = nil) throws
+        -> [String]
+    {
+        let first = try TestSKANMock { $0.logPath = log }
+        for n in 1...count {
+            _ = try first.get("/api/v2/conversion_value", session("R"))
+            if n == count / 2, let between { try between(first) }
+        }
+        first.server.stop()
+        return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// A NUL byte in one line, lines out of id order and a whole last line without its newline
+    /// (issue 30.3): the bad line is skipped with its number and reason, every other entry rebuilds
+    /// its device, and the last line is kept and ended, not cut.
+    @Test func aBadLineIsSkippedAloneAndAWholeLastLineIsKept() throws {
+        let log = NSTemporaryDirectory() + "skan-resume-bad-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var lines = try journalLines(log, count: 6)
+        #expect(lines.count == 6)
+        lines[1] = lines[1].replacingOccurrences(of: "__SESSION__", with: "__SES\u{0}SION__")
+        lines.swapAt(3, 4)
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: log))
+
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        #expect(restarted.server.notices.contains { $0.hasPrefix("skan-mock: --resume: \(log):2: skipped: not JSON") })
+        #expect(!restarted.server.notices.contains { $0.contains("cut short") })
+        #expect(try restarted.journal("device=R").map { $0["id"]?.intValue } == [3, 4, 5, 6])
+        let device = try restarted.admin("/__admin/devices/R")
+        #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"] == 5)
+        _ = try restarted.get("/api/v2/conversion_value", session("R"))
+        restarted.server.flushJournalLog()
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let last = try #require(text.split(separator: "\n").last)
+        #expect(try JSONParser.parse(Array(last.utf8))["id"] == 7)
+        #expect(text.split(separator: "\n").count == 7)
+    }
+
+    /// An entry answered with a delay fault was answered as the model did, so it rebuilds its
+    /// device (issue 30.3); one whose answer a fault replaced does not.
+    @Test func aDelayedAnswerIsRestored() throws {
+        let log = NSTemporaryDirectory() + "skan-resume-delay-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var lines = try journalLines(log, count: 3)
+        lines[1] = lines[1].replacingOccurrences(of: #"{"id":2,"#, with: #"{"id":2,"fault":{"delay_ms":50},"#)
+        lines[2] = lines[2].replacingOccurrences(
+            of: #"{"id":3,"#, with: #"{"id":3,"fault":{"type":"malformed"},"#)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        let device = try restarted.admin("/__admin/devices/R")
+        #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"] == 2)
+    }
+
+    /// POST /__admin/reset and DELETE /__admin/requests write a marker to the journal file, and a
+    /// restart honours it (issue 30.4): what a reset forgot stays forgotten; what a clear emptied
+    /// is not listed again, but its devices keep their state, as they did before the restart.
+    @Test func aRestartHonoursResetsAndClears() throws {
+        let resetLog = NSTemporaryDirectory() + "skan-resume-reset-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: resetLog) }
+        let resetLines = try journalLines(resetLog, count: 4) { mock in
+            _ = try mock.client.request("POST", mock.url("/__admin/reset"))
+        }
+        #expect(resetLines[2] == #"{"type":"reset","through":2,"devices":true}"#)
+        let afterReset = try TestSKANMock {
+            $0.logPath = resetLog
+            $0.resume = true
+        }
+        #expect(try afterReset.journal("device=R").map { $0["id"]?.intValue } == [3, 4])
+        #expect(try afterReset.admin("/__admin/devices/R")["skan4"]?["p0"]?["events"]?["__SESSION__"] == 2)
+
+        let clearLog = NSTemporaryDirectory() + "skan-resume-clear-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: clearLog) }
+        _ = try journalLines(clearLog, count: 4) { mock in
+            _ = try mock.client.request("DELETE", mock.url("/__admin/requests"))
+        }
+        let afterClear = try TestSKANMock {
+            $0.logPath = clearLog
+            $0.resume = true
+        }
+        #expect(try afterClear.journal("device=R").map { $0["id"]?.intValue } == [3, 4])
+        #expect(try afterClear.admin("/__admin/devices/R")["skan4"]?["p0"]?["events"]?["__SESSION__"] == 4)
+    }
+
+    /// A log written under another model: the devices get back what the journal says they were
+    /// answered, not what the current model would answer now (issue 30.5).
+    @Test func aRestartRestoresWhatTheJournalSaysNotTheCurrentModel() throws {
+        let log = NSTemporaryDirectory() + "skan-resume-model-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let revenue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/revenue.json").path
+        let given: JSONValue?
+        do {
+            let first = try TestSKANMock {
+                $0.logPath = log
+                $0.modelPath = revenue
+            }
+            for _ in 1...3 { _ = try first.get("/api/v2/conversion_value", session("M")) }
+            given = try first.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"]
+            first.server.stop()
+        }
+        let steady = try TestSKANMock()
+        for _ in 1...3 { _ = try steady.get("/api/v2/conversion_value", session("M")) }
+        let recomputed = try steady.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"]
+        #expect(
+            given != recomputed, "the two models must answer this sequence differently for the test to mean anything")
+
+        let restarted = try TestSKANMock {
+            $0.logPath = log
+            $0.resume = true
+        }
+        #expect(try restarted.admin("/__admin/devices/M")["skan4"]?["p0"]?["last_returned"] == given)
+    }
 }
