@@ -16,7 +16,7 @@ enum SignalHandlers {
             source.setEventHandler {
                 server.stop(gracePeriod: 5)
                 pidFile?.remove()
-                System.exit(0)
+                System.exitNow(0)
             }
             source.resume()
             sources.append(source)

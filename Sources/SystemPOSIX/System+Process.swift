@@ -37,6 +37,14 @@ extension System {
     public static func exit(_ code: Int32) -> Never {
         exitProcess(code)
     }
+
+    /// Ends the process at once once a stop has finished its work: the C streams are flushed, and
+    /// no atexit handler or static destructor runs, since those can wait forever on a lock that
+    /// another thread (a dispatch worker, an event loop) still holds when a signal stops us.
+    public static func exitNow(_ code: Int32) -> Never {
+        fflush(nil)
+        _exit(code)
+    }
 }
 
 // Outside `System`, where `signal` and `exit` are the C library's, not System's own.
