@@ -196,6 +196,20 @@ a { color: var(--accent); }
   main { grid-template-columns: minmax(0, 1fr); padding: .6rem; }
   .details { width: auto; max-width: none; border-left: 0; border-top: 1px solid var(--line); padding: 1rem 0 0; }
 }
+
+/* The postback switches: one row that wraps, each switch with its label, apart from the next. */
+.postback-options {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 8px 24px;
+  margin: 8px 0 12px;
+  padding: 8px 12px;
+  border: 1px solid #d0d7de;
+  border-radius: 6px;
+}
+.postback-options legend { padding: 0 4px; color: #57606a; }
+.postback-option { display: inline-flex; align-items: center; gap: 6px; }
 """## + "\n",
         "console.js": ##"""
 // The QA console's entry point (a plain ES module: no build step, no CDN). Which view shows is in
