@@ -53,6 +53,8 @@ let tlsDefine: [SwiftSetting] = tlsPlatforms.map { [.define("SKAN_MOCK_TLS", .wh
 
 // Layers, arrows pointing down only:
 //   SKANMockCLI (executable `skan-mock`) -> SKANMock (application: wiring, admin routes), SKANSimulator
+//   SKANMockCLI, SKANMock -> SKANReport (journal reports, postbacks: pure) -> SKANDomain
+//   SKANMockCLI, SKANMock -> SKANFiles (model and journal files, standard streams) -> SKANDomain, SystemPOSIX
 //   SKANMock -> HTTPCore (HTTP/1.1 on POSIX sockets + Dispatch, knows nothing of SKAN)
 //   SKANMock -> SKANDomain (parameters, validation, models, journal: pure logic, no libc; it takes
 //   only SystemPOSIX's Mutex and Atomic)
@@ -88,9 +90,16 @@ let package = Package(
         .target(name: "HTTPCore", dependencies: ["SystemPOSIX"]),
         // SystemPOSIX for its Mutex and Atomic only: the domain makes no system call.
         .target(name: "SKANDomain", dependencies: ["SystemPOSIX"]),
+        // Journal reports (per device, against the upstream, JUnit) and postbacks: pure, so
+        // `skan-mock report` and `compare` need neither the server nor a socket.
+        .target(name: "SKANReport", dependencies: ["SKANDomain"]),
+        // The application's files and standard streams: model and journal files read, whole or as
+        // a stream, through SystemPOSIX.
+        .target(name: "SKANFiles", dependencies: ["SKANDomain", "SystemPOSIX"]),
         .target(
             name: "SKANMock",
-            dependencies: ["HTTPCore", "SKANDomain", "SystemPOSIX"] + tls("SKANTLS", "SKANPhoneSetup") + upstream(),
+            dependencies: ["HTTPCore", "SKANDomain", "SKANReport", "SKANFiles", "SystemPOSIX"]
+                + tls("SKANTLS", "SKANPhoneSetup") + upstream(),
             // The console's files reach the binary through Scripts/embed.sh (ConsoleAssets.swift).
             exclude: ["Console/assets"],
             swiftSettings: tlsDefine + upstreamDefine
@@ -117,6 +126,8 @@ let package = Package(
             name: "SKANMockCLI",
             dependencies: [
                 "SKANMock",
+                "SKANReport",
+                "SKANFiles",
                 "SKANSimulator",
                 "SystemPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -132,15 +143,19 @@ let package = Package(
         .testTarget(name: "SystemPOSIXTests", dependencies: ["SystemPOSIX"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SystemPOSIX"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain", "SystemPOSIX"]),
-        .testTarget(name: "SKANMockTests", dependencies: ["SKANMock", "SystemPOSIX"]),
+        .testTarget(name: "SKANReportTests", dependencies: ["SKANReport", "SKANDomain"]),
+        .testTarget(name: "SKANFilesTests", dependencies: ["SKANFiles", "SKANDomain", "SystemPOSIX"]),
+        .testTarget(name: "SKANMockTests", dependencies: ["SKANMock", "SKANReport", "SKANFiles", "SystemPOSIX"]),
         .testTarget(name: "SKANTLSTests", dependencies: tls("SKANTLS", "COpenSSL"), swiftSettings: tlsDefine),
         .testTarget(
             name: "SKANPhoneSetupTests", dependencies: tls("SKANPhoneSetup", "SKANTLS"), swiftSettings: tlsDefine),
         .testTarget(name: "SKANSimulatorTests", dependencies: ["SKANSimulator", "SKANDomain"]),
-        .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock"]),
+        .testTarget(name: "SKANMockClientTests", dependencies: ["SKANMockClient", "SKANMock", "SKANReport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HTTPCore", "SKANDomain", "SKANMock", "SKANSimulator", "SystemPOSIX", "CCurl"],
+            dependencies: [
+                "HTTPCore", "SKANDomain", "SKANMock", "SKANReport", "SKANFiles", "SKANSimulator", "SystemPOSIX", "CCurl"
+            ],
             swiftSettings: tlsDefine + upstreamDefine
         )
     ],

@@ -98,11 +98,14 @@ public final class Journal: Sendable {
         while s.count > 0 && (s.count == capacity || s.bytes + entry.line.count > capacityBytes) {
             displaced = nil
             swap(&displaced, &s.ring[s.start])
+            // The slot's id (a restored journal may hold empty slots where lines were skipped).
+            s.lowWatermark = s.nextToCommit - 1 - Int64(s.count)
             s.start = (s.start + 1) % capacity
             s.count -= 1
-            s.dropped += 1
-            s.bytes -= displaced?.line.count ?? 0
-            s.lowWatermark = displaced?.id ?? s.lowWatermark
+            if let displaced {
+                s.dropped += 1
+                s.bytes -= displaced.line.count
+            }
         }
         s.ring[(s.start + s.count) % capacity] = entry
         s.count += 1
@@ -112,16 +115,33 @@ public final class Journal: Sendable {
 
     /// Puts back entries read from the journal file at start (`--resume`), oldest first, as if they
     /// had just been recorded but without writing them to the sink again; ids go on after them.
-    /// Only on an empty journal.
+    /// Ids must increase; a gap (a line the file could not give back) stays an empty slot, so the
+    /// entries on both sides of it are kept. Only the newest that fit are kept. Only on an empty
+    /// journal.
     public func restore(_ entries: [JournalEntry]) {
         state.withLock { s in
-            guard s.count == 0, s.nextToCommit == 1, let first = entries.first else { return }
-            // Ids were consecutive when written; the ring relies on it.
-            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id + 1 == $1.id }) else { return }
-            s.lowWatermark = first.id - 1
-            for entry in entries {
-                s.nextToCommit = entry.id
-                _ = store(entry, &s)
+            guard s.count == 0, s.nextToCommit == 1, let newest = entries.last else { return }
+            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return }
+            var first = entries.endIndex - 1
+            var bytes = newest.line.count
+            while first > entries.startIndex && newest.id - entries[first - 1].id < Int64(capacity)
+                && bytes + entries[first - 1].line.count <= capacityBytes
+            {
+                first -= 1
+                bytes += entries[first].line.count
+            }
+            s.lowWatermark = entries[first].id - 1
+            s.nextToCommit = entries[first].id
+            for entry in entries[first...] {
+                while s.nextToCommit < entry.id {
+                    s.ring[(s.start + s.count) % capacity] = nil
+                    s.count += 1
+                    s.nextToCommit += 1
+                }
+                s.ring[(s.start + s.count) % capacity] = entry
+                s.count += 1
+                s.bytes += entry.line.count
+                s.nextToCommit += 1
             }
             s.nextId = s.nextToCommit
         }

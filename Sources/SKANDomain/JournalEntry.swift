@@ -11,36 +11,12 @@ public final class JournalEntry: Sendable {
     /// The JSON object followed by "\n".
     public let line: [UInt8]
 
-    /// An entry read back from a journal file (`--resume`): its line as written, its filter fields
-    /// from it; nil when the line is not an entry.
-    public static func restored(line: [UInt8]) -> JournalEntry? {
-        var text = line
-        if text.last == UInt8(ascii: "\n") { text.removeLast() }
-        guard let json = try? JSONParser.parse(text), let id = json["id"]?.intValue else { return nil }
-        return JournalEntry(
-            id: id, endpoint: json["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
-            device: json["device"]?.stringValue, event: json["event"]?.stringValue,
-            window: json["window"]?.stringValue.flatMap(SKANWindow.init(rawValue:)),
-            hasIssues: !(json["issues"]?.arrayValue ?? []).isEmpty, line: text + [UInt8(ascii: "\n")])
-    }
-
-    /// A journaled request's parameters as the server read them: `params` as sent (repeats in
-    /// order), then what a route alias added (`route_params`). For answering it again (`--resume`)
-    /// and for keying its answer (`skan-mock record`).
-    public static func parameters(of json: JSONValue) -> RequestParameters {
-        var parameters = RequestParameters()
-        for member in json["params"]?.objectValue ?? [] {
-            switch member.value {
-            case .string(let value): parameters.append(name: member.key, value: value)
-            case .array(let values):
-                for value in values { parameters.append(name: member.key, value: value.stringValue ?? "") }
-            default: continue
-            }
-        }
-        for member in json["route_params"]?.objectValue ?? [] {
-            parameters.addIfAbsent(name: member.key, value: member.value.stringValue ?? "")
-        }
-        return parameters
+    /// An entry read back from a journal file (`--resume`): its line as written (`bytes`, without
+    /// the newline), its filter fields from the record read from it.
+    public static func restored(_ record: JournalRecord, bytes: [UInt8]) -> JournalEntry {
+        JournalEntry(
+            id: record.id, endpoint: record.endpoint, device: record.device, event: record.event,
+            window: record.window, hasIssues: !record.issues.isEmpty, line: bytes + [UInt8(ascii: "\n")])
     }
 
     init(
@@ -58,6 +34,10 @@ public final class JournalEntry: Sendable {
 
     /// The JSON object text, without the newline.
     public var jsonBytes: ArraySlice<UInt8> { line.dropLast() }
+
+    /// The entry read back as a typed record (the admin report); nil only for a line this
+    /// version did not write.
+    public var record: JournalRecord? { try? JournalRecord(line: jsonBytes) }
 
     /// The entry parsed back, for tests and tools.
     public var json: JSONValue { (try? JSONParser.parse(Array(jsonBytes))) ?? .null }

@@ -11,42 +11,56 @@ public struct ReplayRecording: Sendable {
     /// Entries with an upstream answer but no device id: nothing to replay them for.
     public var withoutDevice = 0
 
-    /// Reads the journal's JSON Lines; `source` names it in errors and in the file. A line that is
-    /// not a JSON object, or a journal with no upstream answer at all, is an error.
+    /// Reads the journal's JSON Lines held in memory; `source` names it in errors and in the file.
     public init(jsonLines bytes: [UInt8], source: String) throws(ReplayFileError) {
+        var reader = JournalFileReader(InMemoryJournalSource(bytes))
+        try self.init(reading: &reader, source: source)
+    }
+
+    /// Reads a journal file as a stream. A line that is not an entry, or a journal with no
+    /// upstream answer at all, is an error.
+    public init<Source: JournalSource>(reading reader: inout JournalFileReader<Source>, source: String)
+        throws(ReplayFileError)
+    {
         var devices: [ReplayFile.Device] = []
         var position: [String: Int] = [:]
-        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            guard let entry = try? JSONParser.parse(Array(trimmed)), entry.objectValue != nil else {
-                throw ReplayFileError(
-                    file: source, location: "line \(n + 1)",
-                    reason: "not a JSON object, so not a journal entry (is this the --log file of a run?)")
+        while true {
+            let line: JournalLine?
+            do {
+                line = try reader.next()
+            } catch {
+                throw ReplayFileError(file: source, location: "", reason: error.reason)
             }
-            if JournalResetMarker.isMarker(entry) { continue }
-            guard let upstream = entry["upstream"], let status = upstream["status"]?.intValue,
-                let body = Self.body(upstream),
-                let endpoint = entry["endpoint"]?.stringValue.flatMap(SKANEndpoint.init(rawValue:)),
-                let time = entry["time"]?.stringValue.flatMap(RFC3339.parse),
-                let key = ReplayKey(
-                    endpoint: endpoint, parameters: JournalEntry.parameters(of: entry), nowMilliseconds: time)
+            guard let line else { break }
+            let record: JournalRecord
+            let number: Int
+            switch line {
+            case .reset: continue
+            case .skipped(let failure):
+                throw ReplayFileError(
+                    file: source, location: "line \(failure.line ?? 0)",
+                    reason: "\(failure.reason), so not a journal entry (is this the --log file of a run?)")
+            case .entry(let entry, _, let at):
+                record = entry
+                number = at
+            }
+            guard let answer = record.upstream?.answer, let endpoint = record.endpoint, let time = record.time,
+                let key = ReplayKey(endpoint: endpoint, parameters: record.parameters, nowMilliseconds: time)
             else {
                 withoutUpstreamAnswer += 1
                 continue
             }
-            guard let device = entry["device"]?.stringValue, !device.isEmpty else {
+            guard let device = record.device, !device.isEmpty else {
                 withoutDevice += 1
                 continue
             }
             // What `--replay` would refuse is refused here, where the line is known.
-            if let problem = RecordableAnswer.problem(status: Int(clamping: status), bodyCount: body.count) {
+            if let problem = RecordableAnswer.problem(status: answer.status, bodyCount: answer.body.count) {
                 throw ReplayFileError(
-                    file: source, location: "line \(n + 1)",
+                    file: source, location: "line \(number)",
                     reason: "the upstream's answer cannot be replayed: \(problem)")
             }
-            let request = ReplayFile.Request(
-                key: key, status: Int(status), body: body, journalId: entry["id"]?.intValue)
+            let request = ReplayFile.Request(key: key, status: answer.status, body: answer.body, journalId: record.id)
             if let index = position[device] {
                 devices[index].requests.append(request)
             } else {
@@ -62,12 +76,6 @@ public struct ReplayRecording: Sendable {
             throw ReplayFileError(file: source, location: "", reason: reason)
         }
         file = ReplayFile(recordedFrom: source, devices: devices)
-    }
-
-    /// The upstream's body as the journal holds it: `body` (UTF-8 text) or `body_base64` (any bytes).
-    static func body(_ upstream: JSONValue) -> [UInt8]? {
-        if let text = upstream["body"]?.stringValue { return Array(text.utf8) }
-        return upstream["body_base64"]?.stringValue.flatMap(Base64.decode)
     }
 
     /// One line for the terminal: what was recorded and what was left out.

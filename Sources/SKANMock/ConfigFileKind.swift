@@ -1,4 +1,5 @@
 import SKANDomain
+import SKANFiles
 
 /// What a JSON file in `config/` is, so `skan-mock validate config/*.json` checks the models and
 /// says of the others what they are, instead of reporting a JSON Schema or a scenario as a broken

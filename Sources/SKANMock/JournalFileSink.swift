@@ -1,5 +1,6 @@
 import Dispatch
 import SKANDomain
+import SKANFiles
 import SystemPOSIX
 
 /// Writes journal lines to a file or standard output in batches (group commit), without making

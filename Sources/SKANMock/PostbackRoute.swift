@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SKANReport
 
 /// `GET /__admin/devices/{id}/postbacks[?tier=N&did_win=&developer_mode=&framework=&digits=]`: what Apple would send the ad network for a
 /// device, per crowd-anonymity tier (all four side by side unless one is asked for), with the

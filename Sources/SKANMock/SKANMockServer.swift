@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SKANFiles
 import SystemPOSIX
 
 /// The whole application, wired: the model, the conversion service, the journal and its log, and
@@ -69,37 +70,12 @@ public final class SKANMockServer: Sendable {
         var resumeNotes: [String] = []
         // The configuration stage made sure that --resume has a --log file.
         if options.resume, let path = options.logPath, path != "-" {
-            let bytes: [UInt8]
             do {
-                bytes = System.fileExists(path) ? try FileBytes.read(path, limit: FileBytes.journalLimit) : []
+                resumeNotes = try Self.resume(from: path, into: service, journal: journal, clock: self.clock)
             } catch {
                 upstream?.stop()
-                throw StartupError(.journal, "--resume: cannot read \(error.description)")
+                throw error
             }
-            // The next line must start clean: a whole last entry without its newline gets one, a
-            // line cut short by a kill is cut off the file.
-            if let last = bytes.last, last != UInt8(ascii: "\n") {
-                let keep = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
-                if case .success = JournalResume.read(Array(bytes[keep...])) {
-                    if let error = Self.appendNewline(to: path) {
-                        upstream?.stop()
-                        throw StartupError(.journal, "--resume: cannot end the last line of \(path): \(error.reason)")
-                    }
-                } else if let error = System.truncate(path: path, to: Int64(keep)) {
-                    upstream?.stop()
-                    throw StartupError(.journal, "--resume: cannot cut the torn last line off \(path): \(error.reason)")
-                }
-            }
-            let resume = JournalResume(bytes: bytes, path: path)
-            let replayed = resume.replay(into: service) { done, total in
-                StandardStreams.error("skan-mock: --resume: \(done) of \(total) entries of \(path) answered again")
-            }
-            journal.restore(resume.entries)
-            if let offset = resume.clockOffsetSeconds { self.clock.setOffset(seconds: offset) }
-            resumeNotes =
-                resume.notes + [
-                    "skan-mock: resumed \(Counted.text(resume.entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(replayed, "request")) answered again for the devices' state, \(Counted.text(service.deviceCount, "device")))"
-                ]
         }
         var context = AppContext(
             service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
@@ -308,21 +284,7 @@ public final class SKANMockServer: Sendable {
 
     /// Reads and parses a model file: the one place start-up, reloads and `validate` load models.
     static func readModel(_ path: String) -> Result<ConversionModel, ModelCheckFailure> {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(path)
-        } catch {
-            let line = "cannot read model \(error.description)"
-            return .failure(ModelCheckFailure(summary: line, lines: [line], couldNotRead: true))
-        }
-        do {
-            return .success(try ConversionModel.parse(bytes: bytes, source: path))
-        } catch {
-            return .failure(
-                ModelCheckFailure(
-                    summary: error.description, lines: error.problems.map { "\(path): \($0.path): \($0.reason)" }
-                ))
-        }
+        ModelFile.read(path)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKANFiles
 import SKANMock
 
 #if SKAN_MOCK_TLS

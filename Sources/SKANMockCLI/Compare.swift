@@ -1,5 +1,7 @@
 import ArgumentParser
-import SKANMock
+import SKANDomain
+import SKANFiles
+import SKANReport
 
 /// `skan-mock compare JOURNAL.jsonl`: how the model's answers compared with the upstream's in a
 /// journal written with `--upstream` and `--log`, for a person or for CI.
@@ -25,14 +27,17 @@ struct Compare: ParsableCommand {
     var failOnDifferences = false
 
     func run() throws {
-        let bytes: [UInt8]
+        let report: UpstreamReport
         do {
-            bytes = try FileBytes.read(journal, limit: FileBytes.journalLimit)
-        } catch {
+            var reader = try JournalFile.reader(journal)
+            report = try UpstreamReport.read(&reader)
+        } catch let error as FileBytes.Failure {
             StandardStreams.error("skan-mock compare: cannot read journal \(error.description)")
             throw ExitCode(2)
+        } catch let error as JournalReadError {
+            StandardStreams.error("skan-mock compare: \(error.description)")
+            throw ExitCode(2)
         }
-        let report = UpstreamReport(jsonLines: bytes)
         StandardStreams.output(json ? report.json.description : report.text)
         guard failOnDifferences else { return }
         // A check that compared nothing proved nothing: CI that runs it against the wrong journal

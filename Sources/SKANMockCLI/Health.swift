@@ -1,5 +1,6 @@
 import ArgumentParser
 import HTTPCore
+import SKANFiles
 import SKANMock
 
 /// `skan-mock health`: asks a running server for `/__admin/health`; exit 0 when it answers 200.

@@ -1,3 +1,4 @@
+import SKANFiles
 import SKANMock
 import SystemPOSIX
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SKANDomain
+import SKANFiles
 import SKANMock
 
 /// `skan-mock record JOURNAL.jsonl --out replay.json`: production's answers in a journal of an
@@ -38,17 +39,14 @@ struct Record: ParsableCommand {
             StandardStreams.error("skan-mock record: \(refusal)")
             throw ExitCode(2)
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileBytes.read(journal, limit: FileBytes.journalLimit)
-        } catch {
-            StandardStreams.error("skan-mock record: cannot read journal \(error.description)")
-            throw ExitCode(2)
-        }
         let recording: ReplayRecording
         do {
-            recording = try ReplayRecording(jsonLines: bytes, source: journal)
-        } catch {
+            var reader = try JournalFile.reader(journal)
+            recording = try ReplayRecording(reading: &reader, source: journal)
+        } catch let error as FileBytes.Failure {
+            StandardStreams.error("skan-mock record: cannot read journal \(error.description)")
+            throw ExitCode(2)
+        } catch let error as ReplayFileError {
             StandardStreams.error("skan-mock record: \(error.description)")
             throw ExitCode(2)
         }

@@ -1,4 +1,5 @@
 import SKANDomain
+import SKANFiles
 import SKANMock
 import SystemPOSIX
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SKANDomain
-import SKANMock
+import SKANFiles
+import SKANReport
 
 /// `skan-mock report JOURNAL.jsonl`: the journal summed up per device for CI, optionally as JUnit
 /// XML so SKAN mistakes show as failed tests.
@@ -64,26 +65,40 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let postbackOptions = try postbackOptions()
-        do {
-            let loaded: ConversionModel?
-            do {
-                loaded = try model.map { try SKANMockServer.loadModel($0) }
-            } catch {
-                StandardStreams.error("skan-mock report: \(error)")
+        var loaded: ConversionModel?
+        if let model {
+            switch ModelFile.read(model) {
+            case .success(let read): loaded = read
+            case .failure(let failure):
+                StandardStreams.error("skan-mock report: \(failure.summary)")
                 throw ExitCode(2)
             }
-            var report = try JournalReport.read(path: journal, model: loaded)
-            if postbackOptions != PostbackQuery() {
-                for i in report.devices.indices {
-                    report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)
-                }
-            }
-            StandardStreams.output(json ? report.json.description : report.text)
-            if let junit { try JournalReport.writeJUnit(report, to: junit) }
-            if failOnFindings && report.hasProblems { throw ExitCode(1) }
-        } catch let error as ReportFileError {
+        }
+        var report: JournalReport
+        do {
+            var reader = try JournalFile.reader(journal)
+            report = try JournalReport.read(&reader, model: loaded)
+        } catch let error as FileBytes.Failure {
+            StandardStreams.error("skan-mock report: cannot read journal \(error.description)")
+            throw ExitCode(2)
+        } catch let error as JournalReadError {
             StandardStreams.error("skan-mock report: \(error.description)")
             throw ExitCode(2)
         }
+        if postbackOptions != PostbackQuery() {
+            for i in report.devices.indices {
+                report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)
+            }
+        }
+        StandardStreams.output(json ? report.json.description : report.text)
+        if let junit {
+            do {
+                try FileBytes.write(Array(JUnitReport.xml(report).utf8), to: junit)
+            } catch {
+                StandardStreams.error("skan-mock report: cannot write JUnit report \(error.description)")
+                throw ExitCode(2)
+            }
+        }
+        if failOnFindings && report.hasProblems { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import SKANFiles
 import SKANMock
 import SystemPOSIX
 

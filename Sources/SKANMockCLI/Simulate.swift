@@ -1,5 +1,6 @@
 import ArgumentParser
 import SKANDomain
+import SKANFiles
 import SKANMock
 import SKANSimulator
 

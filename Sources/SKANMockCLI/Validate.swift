@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKANFiles
 import SKANMock
 
 /// `skan-mock validate FILE...`: checks model files as the server would load them.

@@ -2,6 +2,7 @@ import Foundation
 import SKANDomain
 import SKANMock
 import SKANMockClient
+import SKANReport
 import Testing
 
 /// The typed answers of `report()`, `device(_:)`, `health()` and `model()` decode the JSON the
@@ -35,7 +36,8 @@ struct TypedAnswerTests {
             ],
             ["id": 3, "method": "GET", "path": "/api/v1/evt", "response": ["status": 200, "body": "{}"], "issues": []]
         ]
-        let report = try Self.decode(Report.self, JournalReport(entries: entries).json)
+        let report = try Self.decode(
+            Report.self, JournalReport(records: try entries.map { try JournalRecord(json: $0) }).json)
         #expect(report.requests == 3)
         #expect(report.findingCount == 2)
         #expect(report.devices.map(\.device) == ["D-1", "(none)"])

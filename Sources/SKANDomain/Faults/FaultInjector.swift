@@ -18,10 +18,14 @@ public final class FaultInjector: Sendable {
         public var json: JSONValue {
             var members: [JSONMember] = []
             if let answer {
-                members.append(JSONMember("type", .string(answer.name)))
-                if case .status(let code) = answer { members.append(JSONMember("status", .int(Int64(code)))) }
+                members.append(JSONMember(JournalRecord.Field.type, .string(answer.name)))
+                if case .status(let code) = answer {
+                    members.append(JSONMember(JournalRecord.Field.status, .int(Int64(code))))
+                }
             }
-            if let delayMilliseconds { members.append(JSONMember("delay_ms", .int(Int64(delayMilliseconds)))) }
+            if let delayMilliseconds {
+                members.append(JSONMember(JournalRecord.Field.delayMilliseconds, .int(Int64(delayMilliseconds))))
+            }
             return .object(members)
         }
     }

@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SKANReport
 
 /// What the journal adds up to: `GET /__admin/report` (per device, with its postbacks as of now; with `--upstream`, how the
 /// model compared with the upstream) and `GET /__admin/coverage` (which model entries answered).
@@ -16,13 +17,14 @@ struct ReportRoutes: AdminRouteCollection {
     }
 
     func report(_ filter: JournalFilter) -> JSONValue {
-        let entries = context.journal.query(filter).entries.map(\.json)
-        var report = JournalReport(entries: entries)
+        // Entries the server wrote itself always read back.
+        let records = context.journal.query(filter).entries.compactMap(\.record)
+        var report = JournalReport(records: records)
         report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) {
             context.service.device($0)
         }
         var members = report.json.objectValue ?? []
-        if context.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(entries: entries).json)) }
+        if context.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(records: records).json)) }
         return .object(members)
     }
 }

@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SKANFiles
 
 #if SKAN_MOCK_UPSTREAM
     import UpstreamHTTP

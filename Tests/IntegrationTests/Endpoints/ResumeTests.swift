@@ -106,7 +106,8 @@ struct ResumeTests {
 
     /// A NUL byte in one line, lines out of id order and a whole last line without its newline
     /// (issue 30.3): the bad line is skipped with its number and reason, every other entry rebuilds
-    /// its device, and the last line is kept and ended, not cut.
+    /// its device and is listed again (the entries before the gap too), and the last line is kept
+    /// and ended, not cut.
     @Test func aBadLineIsSkippedAloneAndAWholeLastLineIsKept() throws {
         let log = NSTemporaryDirectory() + "skan-resume-bad-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }
@@ -122,7 +123,7 @@ struct ResumeTests {
         }
         #expect(restarted.server.notices.contains { $0.hasPrefix("skan-mock: --resume: \(log):2: skipped: not JSON") })
         #expect(!restarted.server.notices.contains { $0.contains("cut short") })
-        #expect(try restarted.journal("device=R").map { $0["id"]?.intValue } == [3, 4, 5, 6])
+        #expect(try restarted.journal("device=R").map { $0["id"]?.intValue } == [1, 3, 4, 5, 6])
         let device = try restarted.admin("/__admin/devices/R")
         #expect(device["skan4"]?["p0"]?["events"]?["__SESSION__"] == 5)
         _ = try restarted.get("/api/v2/conversion_value", session("R"))

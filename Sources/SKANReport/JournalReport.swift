@@ -74,78 +74,69 @@ public struct JournalReport: Sendable, Equatable {
         }
     }
 
+    /// Where each device is in `devices`.
+    private var positions: [String: Int] = [:]
+
     public init() {}
 
-    /// A JSON Lines journal (the `--log` file): one entry per non-empty line; a line that is not a
-    /// JSON object is listed in `unreadableLines`, never fatal.
+    /// A JSON Lines journal (the `--log` file) held in memory: one entry per line; a line that is
+    /// not an entry is listed in `unreadableLines`, never fatal.
     public init(jsonLines bytes: [UInt8]) {
-        let (entries, unreadable) = Self.entries(jsonLines: bytes)
-        self.init(entries: entries)
-        unreadableLines = unreadable
-    }
-
-    /// The entries of a JSON Lines journal, and the lines that are not one.
-    static func entries(jsonLines bytes: [UInt8]) -> (entries: [JSONValue], unreadable: [UnreadableLine]) {
-        var entries: [JSONValue] = []
-        var unreadable: [UnreadableLine] = []
-        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            do {
-                let entry = try JSONParser.parse(Array(trimmed))
-                guard entry.objectValue != nil else {
-                    unreadable.append(UnreadableLine(line: n + 1, reason: "not a JSON object"))
-                    continue
-                }
-                if JournalResetMarker.isMarker(entry) { continue }
-                entries.append(entry)
-            } catch {
-                unreadable.append(UnreadableLine(line: n + 1, reason: "not JSON: \(error.description)"))
-            }
-        }
-        return (entries, unreadable)
+        self.init()
+        var reader = JournalFileReader(InMemoryJournalSource(bytes))
+        // An in-memory source cannot fail.
+        while let line = try? reader.next() { add(line) }
     }
 
     /// Journal entries as the journal holds them (the admin route).
-    public init(entries: [JSONValue]) {
+    public init(records: [JournalRecord]) {
         self.init()
-        var index: [String: Int] = [:]
-        for entry in entries { add(entry, &index) }
+        for record in records { add(record) }
     }
 
-    private mutating func add(_ entry: JSONValue, _ index: inout [String: Int]) {
-        let name = entry["device"]?.stringValue ?? Self.noDevice
+    /// Takes one line of a journal file: an entry is summed up, a reset marker passed over (the
+    /// report covers the whole file), a line that is not an entry listed.
+    public mutating func add(_ line: JournalLine) {
+        switch line {
+        case .entry(let record, _, _): add(record)
+        case .reset: break
+        case .skipped(let failure):
+            unreadableLines.append(UnreadableLine(line: failure.line ?? 0, reason: failure.reason))
+        }
+    }
+
+    public mutating func add(_ record: JournalRecord) {
+        let name = record.device ?? Self.noDevice
         let position: Int
-        if let known = index[name] {
+        if let known = positions[name] {
             position = known
         } else {
             position = devices.count
-            index[name] = position
+            positions[name] = position
             devices.append(Device(device: name))
         }
         var device = devices[position]
         device.requests += 1
-        if let window = entry["window"]?.stringValue, !device.windows.contains(window) {
+        if let window = record.window?.rawValue, !device.windows.contains(window) {
             device.windows.append(window)
             device.windows.sort {
                 (Self.windowOrder.firstIndex(of: $0) ?? 9) < (Self.windowOrder.firstIndex(of: $1) ?? 9)
             }
         }
-        if let body = entry["response"]?["body"]?.stringValue,
-            let value = (try? JSONParser.parse(body))?["conversion_value"]?.intValue,
-            !device.values.contains(value)
-        {
+        if let value = record.answeredValue, !device.values.contains(value) {
             device.values.append(value)
         }
-        for issue in entry["issues"]?.arrayValue ?? [] {
+        for issue in record.issues {
             device.findings.append(
                 Finding(
-                    requestId: entry["id"]?.intValue, method: entry["method"]?.stringValue ?? "?",
-                    path: entry["path"]?.stringValue ?? "?", param: issue["param"]?.stringValue,
-                    code: issue["code"]?.stringValue ?? "unknown", message: issue["message"]?.stringValue ?? ""
-                ))
+                    requestId: record.id, method: record.method, path: record.path, param: issue.param,
+                    code: issue.code, message: issue.message))
         }
         devices[position] = device
+    }
+
+    public static func == (a: JournalReport, b: JournalReport) -> Bool {
+        a.devices == b.devices && a.unreadableLines == b.unreadableLines
     }
 }
 

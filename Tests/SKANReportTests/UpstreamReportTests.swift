@@ -1,7 +1,7 @@
 import SKANDomain
 import Testing
 
-@testable import SKANMock
+@testable import SKANReport
 
 /// `skan-mock compare` and the report's `upstream`, from journal lines: groups per endpoint and
 /// window, the first examples per kind, shadow and proxy entries, unreadable lines.

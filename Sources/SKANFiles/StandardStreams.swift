@@ -13,7 +13,7 @@ public enum StandardStreams {
     /// Writes every byte, retrying partial writes and EINTR. Returns the error that stopped it, or
     /// nil when all was written.
     @discardableResult
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> SystemError? {
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> SystemError? {
         System.writeAll(fd, bytes)
     }
 }

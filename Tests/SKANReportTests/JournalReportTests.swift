@@ -2,7 +2,7 @@ import Foundation
 import SKANDomain
 import Testing
 
-@testable import SKANMock
+@testable import SKANReport
 
 #if canImport(FoundationXML)
     import FoundationXML

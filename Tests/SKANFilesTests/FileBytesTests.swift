@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SKANMock
+@testable import SKANFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -15,7 +15,7 @@ public enum FileBytes {
     /// (a recording of 100,000 answers is about 30 MB), far below what parsing could not hold.
     public static let defaultLimit = 64 << 20
 
-    /// 1 GiB, for journal files read whole until they are streamed.
+    /// 1 GiB, for journal files: read as a stream, so the limit bounds time, not memory.
     public static let journalLimit = 1 << 30
 
     /// The bytes of the regular file at `path`, refused when it is larger than `limit` bytes.
@@ -23,11 +23,16 @@ public enum FileBytes {
         do {
             return try System.readRegularFile(path, limit: limit)
         } catch {
-            switch error {
-            case .system(let failure): throw Failure(path: path, reason: failure.reason)
-            case .notRegular(let kind): throw Failure(path: path, reason: "\(kind), not a regular file; give a file")
-            case .tooLarge(let size): throw tooLarge(path, size: size, limit: limit)
-            }
+            throw failure(path, error, limit: limit)
+        }
+    }
+
+    /// Why the file at `path` could not be opened or read, in words.
+    static func failure(_ path: String, _ error: WholeFileError, limit: Int) -> Failure {
+        switch error {
+        case .system(let failure): Failure(path: path, reason: failure.reason)
+        case .notRegular(let kind): Failure(path: path, reason: "\(kind), not a regular file; give a file")
+        case .tooLarge(let size): tooLarge(path, size: size, limit: limit)
         }
     }
 
@@ -37,7 +42,7 @@ public enum FileBytes {
     }
 
     /// `64 MiB`, `1 GiB`, `512 KiB`, or bytes.
-    static func byteText(_ count: Int) -> String {
+    public static func byteText(_ count: Int) -> String {
         for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where count >= 1 << shift {
             let whole = count >> shift
             if whole << shift == count { return "\(whole) \(unit)" }

@@ -54,33 +54,45 @@ public struct UpstreamReport: Sendable, Equatable {
     public init() {}
 
     /// Journal entries as the journal holds them (the admin route).
-    public init(entries: [JSONValue]) {
-        for entry in entries { add(entry) }
+    public init(records: [JournalRecord]) {
+        for record in records { add(record) }
     }
 
-    /// A JSON Lines journal (the `--log` file); a line that is not a JSON object is listed, never fatal.
+    /// A JSON Lines journal held in memory; a line that is not an entry is listed, never fatal.
     public init(jsonLines bytes: [UInt8]) {
-        for (n, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            guard let entry = try? JSONParser.parse(Array(trimmed)), entry.objectValue != nil else {
-                unreadableLines.append(JournalReport.UnreadableLine(line: n + 1, reason: "not a JSON object"))
-                continue
-            }
-            if JournalResetMarker.isMarker(entry) { continue }
-            add(entry)
+        var reader = JournalFileReader(InMemoryJournalSource(bytes))
+        // An in-memory source cannot fail.
+        while let line = try? reader.next() { add(line) }
+    }
+
+    /// A journal file, read as a stream (`skan-mock compare`).
+    public static func read<Source: JournalSource>(_ reader: inout JournalFileReader<Source>)
+        throws(JournalReadError) -> UpstreamReport
+    {
+        var report = UpstreamReport()
+        while let line = try reader.next() { report.add(line) }
+        return report
+    }
+
+    /// Takes one line of a journal file; reset markers are passed over.
+    public mutating func add(_ line: JournalLine) {
+        switch line {
+        case .entry(let record, _, _): add(record)
+        case .reset: break
+        case .skipped(let failure):
+            unreadableLines.append(JournalReport.UnreadableLine(line: failure.line ?? 0, reason: failure.reason))
         }
     }
 
-    private mutating func add(_ entry: JSONValue) {
-        guard let upstream = entry["upstream"], upstream.objectValue != nil else {
+    public mutating func add(_ record: JournalRecord) {
+        guard let upstream = record.upstream else {
             notCompared += 1
             return
         }
-        let endpoint = entry["endpoint"]?.stringValue ?? "unmatched"
-        let window = entry["window"]?.stringValue ?? "-"
-        let issue = entry["issues"]?.arrayValue?.first { Self.kinds.contains($0["code"]?.stringValue ?? "") }
-        let kind = issue?["code"]?.stringValue
+        let endpoint = record.endpoint?.rawValue ?? SKANEndpoint.unmatched.rawValue
+        let window = record.window?.rawValue ?? "-"
+        let issue = record.issues.first { Self.kinds.contains($0.code) }
+        let kind = issue?.code
         let position =
             groups.firstIndex { $0.endpoint == endpoint && $0.window == window }
             ?? {
@@ -95,13 +107,16 @@ public struct UpstreamReport: Sendable, Equatable {
         guard let kind, examples.filter({ $0.kind == kind }).count < Self.examplesPerKind else { return }
         // Shadow: the client got the model's answer (`response`); proxy: the upstream's, and the
         // model's is in `model`.
-        let model = entry["model"]?["body"]?.stringValue ?? entry["response"]?["body"]?.stringValue ?? ""
-        let theirs = upstream["body"]?.stringValue ?? upstream["error"]?.stringValue ?? ""
+        let model = (record.model ?? record.response).text
+        let theirs: String
+        switch upstream {
+        case .answered(let answer, _): theirs = answer.text
+        case .failed(let error, _, _): theirs = error
+        }
         examples.append(
             Example(
-                requestId: entry["id"]?.intValue, device: entry["device"]?.stringValue, endpoint: endpoint,
-                window: window, kind: kind, model: model, upstream: theirs,
-                message: issue?["message"]?.stringValue ?? ""))
+                requestId: record.id, device: record.device, endpoint: endpoint, window: window, kind: kind,
+                model: model, upstream: theirs, message: issue?.message ?? ""))
     }
 
     /// The summary for a terminal.

@@ -1,0 +1,185 @@
+/// `--resume`: a restarted server (a container that restarts) picks up where it was, from its own
+/// `--log` file, read as a stream in bounded memory. Each entry's request is answered again at its
+/// own time, adopting the answer the journal says the client received, so the devices' state is
+/// what they acted on; the newest entries go back into the journal, as many as it keeps.
+///
+/// What it relies on: the journal writes entries in id order, and ids are the order requests
+/// arrived in (`Journal` commits strictly in id order, whatever order answers finish in), so the
+/// file's order is the devices' order. Lines out of order by less than `reorderWindow` are put
+/// back in order; one further out is answered where it stands, and said.
+///
+/// Only the last run in the file counts: a server started without `--resume` appends ids from 1
+/// again, so an id that goes back starts a new run and what came before is forgotten. A reset
+/// marker forgets what it cleared: entries up to its id are not listed again and, after a reset of
+/// the devices, rebuild none. A line that is not an entry is skipped with its number and reason,
+/// never the lines after it; the entries on both sides of it are kept, and listed with a gap.
+///
+/// Memory: the journal's capacity (entries and bytes), the reorder window and the devices (at most
+/// the service's capacity), whatever the file's size.
+public struct JournalRestorer {
+    /// How far out of id order a line may be and still be answered in order.
+    public static let reorderWindow = 1024
+    /// At most this many skipped lines are named one by one; the rest are counted.
+    public static let namedSkips = 10
+
+    private let service: ConversionService
+    private let capacity: Int
+    private let capacityBytes: Int
+    private let source: String
+
+    /// Entries read but not yet answered, in id order from `pendingStart` (at most `reorderWindow`).
+    /// The file is in id order but for hostile edits, so an entry almost always goes at the end.
+    private var pending: [Pending] = []
+    private var pendingStart = 0
+
+    private struct Pending {
+        var record: JournalRecord
+        var bytes: [UInt8]
+        var line: Int
+    }
+
+    private var pendingCount: Int { pending.count - pendingStart }
+    /// The newest entries answered, oldest first, for the journal (by id span and bytes).
+    private var kept: [JournalEntry] = []
+    private var keptStart = 0
+    private var keptBytes = 0
+    /// The last id answered; an entry at or below it is late or starts a new run.
+    private var lastReleased: Int64 = 0
+    /// Ids at or below these were cleared from the listing / forgotten with the devices.
+    private var clearedThrough: Int64 = 0
+    private var forgottenThrough: Int64 = 0
+    private var skipped = 0
+
+    /// Lines for standard error: lines skipped, earlier runs ignored, lines far out of order.
+    public private(set) var notes: [String] = []
+    /// The time-travel offset in force when the last entry was written.
+    public private(set) var clockOffsetSeconds: Int64?
+    /// Requests answered again for the devices' state.
+    public private(set) var answered = 0
+    /// Entries read (the last run's and earlier ones).
+    public private(set) var entriesRead = 0
+
+    /// `source` names the file in notes.
+    public init(into service: ConversionService, journalCapacity: Int, journalBytes: Int, source: String) {
+        self.service = service
+        capacity = max(1, journalCapacity)
+        capacityBytes = max(1, journalBytes)
+        self.source = source
+    }
+
+    /// Takes the file's next line.
+    public mutating func add(_ line: JournalLine) {
+        switch line {
+        case .entry(let record, let bytes, let number):
+            entriesRead += 1
+            let index = pendingIndex(of: record.id)
+            if record.id <= lastReleased || (index < pending.count && pending[index].record.id == record.id) {
+                startNewRun(at: record, line: number)
+                pending.append(Pending(record: record, bytes: bytes, line: number))
+            } else {
+                pending.insert(Pending(record: record, bytes: bytes, line: number), at: index)
+            }
+            if pendingCount > Self.reorderWindow { releaseOldest() }
+        case .reset(let marker, _):
+            while pendingCount > 0 && pending[pendingStart].record.id <= marker.through { releaseOldest() }
+            clearedThrough = max(clearedThrough, marker.through)
+            while keptStart < kept.count && kept[keptStart].id <= marker.through { dropOldestKept() }
+            if marker.devices {
+                forgottenThrough = max(forgottenThrough, marker.through)
+                service.resetDevices()
+            }
+        case .skipped(let failure):
+            skipped += 1
+            guard skipped <= Self.namedSkips else { return }
+            notes.append(
+                failure.kind == .torn
+                    ? "skan-mock: --resume: \(source):\(failure.line ?? 0): the last line was cut short (a kill during a write) and is skipped"
+                    : "skan-mock: --resume: \(source):\(failure.line ?? 0): skipped: \(failure.reason)")
+        }
+    }
+
+    /// Answers what is still waiting and returns the entries for `Journal.restore`, oldest first
+    /// (ids may have gaps where lines were skipped).
+    public mutating func finish() -> [JournalEntry] {
+        while pendingCount > 0 { releaseOldest() }
+        if skipped > Self.namedSkips {
+            notes.append("skan-mock: --resume: \(skipped - Self.namedSkips) more lines of \(source) skipped")
+        }
+        return Array(kept[keptStart...])
+    }
+
+    private mutating func startNewRun(at record: JournalRecord, line: Int) {
+        notes.append(
+            "skan-mock: --resume: \(source):\(line): ids start again at \(record.id): a server started without --resume appended a new run; the entries before it are not resumed"
+        )
+        pending.removeAll()
+        pendingStart = 0
+        kept.removeAll()
+        keptStart = 0
+        keptBytes = 0
+        lastReleased = 0
+        clearedThrough = 0
+        forgottenThrough = 0
+        clockOffsetSeconds = nil
+        service.resetDevices()
+    }
+
+    /// Where an entry with `id` goes in `pending` (the first with an id not below it).
+    private func pendingIndex(of id: Int64) -> Int {
+        if pendingCount == 0 || pending[pending.count - 1].record.id < id { return pending.count }
+        var low = pendingStart
+        var high = pending.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pending[middle].record.id < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Answers the pending entry with the lowest id.
+    private mutating func releaseOldest() {
+        guard pendingCount > 0 else { return }
+        let (record, bytes, line) = (
+            pending[pendingStart].record, pending[pendingStart].bytes, pending[pendingStart].line
+        )
+        let id = record.id
+        pendingStart += 1
+        if pendingStart > 4096 && pendingStart * 2 > pending.count {
+            pending.removeFirst(pendingStart)
+            pendingStart = 0
+        }
+        if id < lastReleased {
+            notes.append(
+                "skan-mock: --resume: \(source):\(line): entry \(id) is more than \(Self.reorderWindow) lines out of order; answered where it stands"
+            )
+        }
+        lastReleased = max(lastReleased, id)
+        clockOffsetSeconds = record.clockOffsetSeconds
+        if id > forgottenThrough, service.answerAgain(record) != nil { answered += 1 }
+        guard id > clearedThrough else { return }
+        keep(JournalEntry.restored(record, bytes: bytes))
+    }
+
+    /// Adds the newest entry, dropping the oldest while the id span or the bytes exceed the
+    /// journal's capacity (the newest is always kept).
+    private mutating func keep(_ entry: JournalEntry) {
+        if let newest = kept.last, entry.id <= newest.id { return }
+        kept.append(entry)
+        keptBytes += entry.line.count
+        while kept.count - keptStart > 1
+            && (entry.id - kept[keptStart].id + 1 > Int64(capacity) || keptBytes > capacityBytes)
+        {
+            dropOldestKept()
+        }
+        // Compact now and then, so the array holds about the journal's capacity.
+        if keptStart > 4096 && keptStart * 2 > kept.count {
+            kept.removeFirst(keptStart)
+            keptStart = 0
+        }
+    }
+
+    private mutating func dropOldestKept() {
+        keptBytes -= kept[keptStart].line.count
+        keptStart += 1
+    }
+}

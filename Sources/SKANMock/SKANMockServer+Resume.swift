@@ -1,0 +1,61 @@
+import SKANDomain
+import SKANFiles
+import SystemPOSIX
+
+extension SKANMockServer {
+    /// How often a long `--resume` says how far it got, in bytes of the file.
+    static let resumeProgressBytes: Int64 = 64 << 20
+
+    /// `--resume`: reads the `--log` file back as a stream (`JournalRestorer`), into the devices'
+    /// state and the journal, and leaves the file ready for new lines: a whole last entry without
+    /// its newline gets one, a line cut short by a kill is cut off. Returns the lines for standard
+    /// error. Progress goes to standard error every `resumeProgressBytes` of a long file.
+    static func resume(
+        from path: String, into service: ConversionService, journal: Journal, clock: OffsetClock
+    ) throws(StartupError) -> [String] {
+        guard System.fileExists(path) else { return [] }
+        var reader: JournalFileReader<JournalFile>
+        var size: Int64 = 0
+        do {
+            let file = try JournalFile(path: path)
+            size = file.size
+            reader = JournalFileReader(file)
+        } catch {
+            throw StartupError(.journal, "--resume: cannot read \(error.description)")
+        }
+        var restorer = JournalRestorer(
+            into: service, journalCapacity: journal.capacity, journalBytes: journal.capacityBytes, source: path)
+        var nextProgress = resumeProgressBytes
+        var lastLine: JournalLine?
+        do {
+            while let line = try reader.next() {
+                restorer.add(line)
+                lastLine = line
+                if reader.offset >= nextProgress {
+                    nextProgress += resumeProgressBytes
+                    StandardStreams.error(
+                        "skan-mock: --resume: \(FileBytes.byteText(Int(reader.offset))) of \(FileBytes.byteText(Int(size))) of \(path) read, \(Counted.text(restorer.entriesRead, "entry", plural: "entries")) so far"
+                    )
+                }
+            }
+        } catch {
+            throw StartupError(.journal, "--resume: \(error.description)")
+        }
+        // The next line must start clean.
+        if reader.lastLineUnterminated {
+            if case .skipped = lastLine {
+                if let error = System.truncate(path: path, to: reader.lastLineStart) {
+                    throw StartupError(.journal, "--resume: cannot cut the torn last line off \(path): \(error.reason)")
+                }
+            } else if let error = appendNewline(to: path) {
+                throw StartupError(.journal, "--resume: cannot end the last line of \(path): \(error.reason)")
+            }
+        }
+        let entries = restorer.finish()
+        journal.restore(entries)
+        if let offset = restorer.clockOffsetSeconds { clock.setOffset(seconds: offset) }
+        return restorer.notes + [
+            "skan-mock: resumed \(Counted.text(entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(restorer.answered, "request")) answered again for the devices' state, \(Counted.text(service.deviceCount, "device")))"
+        ]
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import SKANDomain
+
+/// The one journal-file reader: lines across chunk boundaries, a torn or whole last line, blank
+/// and CRLF lines, a line past the limit, reset markers, and the offsets `--resume` cuts at.
+@Suite struct JournalFileReaderTests {
+    /// Gives at most `step` bytes per read, to cut lines anywhere.
+    struct Trickle: JournalSource {
+        var bytes: [UInt8]
+        var step: Int
+        var offset = 0
+
+        mutating func read(appendingTo buffer: inout [UInt8], count: Int) -> Int {
+            let end = min(bytes.count, offset + min(step, count))
+            buffer.append(contentsOf: bytes[offset..<end])
+            defer { offset = end }
+            return end - offset
+        }
+    }
+
+    struct Failing: JournalSource {
+        mutating func read(appendingTo buffer: inout [UInt8], count: Int) throws(JournalReadError) -> Int {
+            throw JournalReadError(.io, line: nil, reason: "cannot read j.jsonl: Input/output error")
+        }
+    }
+
+    private func lines(_ text: String, step: Int = 1 << 20) throws -> [String] {
+        var reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: step))
+        var out: [String] = []
+        while let line = try reader.next() {
+            switch line {
+            case .entry(let record, let bytes, let number):
+                #expect(String(decoding: bytes, as: UTF8.self).contains("\"id\":\(record.id)"))
+                out.append("\(number):entry \(record.id)")
+            case .reset(let marker, let number): out.append("\(number):reset \(marker.through)")
+            case .skipped(let failure): out.append("\(failure.line ?? 0):\(failure.kind)")
+            }
+        }
+        return out
+    }
+
+    static let file = """
+        {"id":1,"device":"A"}
+        \r
+        {"id":2,"device":"A"}\r
+        not json
+        {"type":"reset","through":2,"devices":true}
+
+        {"device":"no id"}
+        {"id":3,"device":"A"}
+        """
+
+    @Test(arguments: [1, 2, 7, 64, 1 << 20])
+    func linesAreTheSameWhateverTheChunks(step: Int) throws {
+        #expect(
+            try lines(Self.file, step: step) == [
+                "1:entry 1", "3:entry 2", "4:unreadable", "5:reset 2", "7:unreadable", "8:entry 3"
+            ])
+    }
+
+    @Test func aLastLineWithoutItsNewlineIsAnEntryWhenWholeAndTornWhenNot() throws {
+        #expect(try lines(#"{"id":1}"# + "\n" + #"{"id":2}"#) == ["1:entry 1", "2:entry 2"])
+        #expect(try lines(#"{"id":1}"# + "\n" + #"{"id":2,"dev"#) == ["1:entry 1", "2:torn"])
+        #expect(try lines(#"{"id":1}"# + "\n" + #"{"id":2,"dev"# + "\n") == ["1:entry 1", "2:unreadable"])
+    }
+
+    @Test func offsetsSayWhereTheLastLineStarts() throws {
+        let text = #"{"id":1}"# + "\n" + #"{"id":2,"#
+        var reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: 3))
+        _ = try reader.next()
+        #expect(reader.offset == 9)
+        #expect(!reader.lastLineUnterminated)
+        _ = try reader.next()
+        #expect(reader.lastLineStart == 9)
+        #expect(reader.lastLineUnterminated)
+        #expect(reader.offset == Int64(text.utf8.count))
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func aLineLongerThanTheLimitIsSkippedWithoutHoldingIt() throws {
+        let long =
+            "{\"id\":1,\"x\":\"" + String(repeating: "a", count: JournalFileReader<Trickle>.maxLineBytes + 10) + "\"}"
+        let text = long + "\n" + #"{"id":2}"# + "\n"
+        let read = try lines(text, step: 1 << 20)
+        #expect(read == ["1:tooLong", "2:entry 2"])
+        var reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: 1 << 20))
+        _ = try reader.next()
+        #expect(reader.lastLineStart == 0)
+        #expect(reader.offset == Int64(long.utf8.count + 1))
+    }
+
+    @Test func aFileThatCannotBeReadIsTheError() {
+        var reader = JournalFileReader(Failing())
+        #expect(throws: JournalReadError(.io, line: nil, reason: "cannot read j.jsonl: Input/output error")) {
+            _ = try reader.next()
+        }
+    }
+}
