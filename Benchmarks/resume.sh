@@ -14,7 +14,8 @@
 # .build/release/skan-mock, else .build/debug/skan-mock), RESUME_DIR (where the journal is written,
 # default a temporary folder), RESUME_BEFORE (another skan-mock binary, e.g. a build of an older
 # commit, measured on the same files for a before/after ratio), RESUME_RESULTS (a results.md whose
-# section between <!-- resume:start --> and <!-- resume:end --> is replaced with this run's table).
+# section between <!-- resume:start --> and <!-- resume:end --> is replaced with this run's table),
+# RESUME_BEFORE_LABEL (its name in the table, e.g. "before (2a63af3)").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -104,7 +105,7 @@ TABLE="$DIR/table.md"
     echo "|---|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for binary in "$BINARY" ${RESUME_BEFORE:-}; do
-    NAME=$([ "$binary" = "$BINARY" ] && echo "this" || echo "before")
+    NAME=$([ "$binary" = "$BINARY" ] && echo "this" || echo "${RESUME_BEFORE_LABEL:-before}")
     REFERENCE_PEAK=""
     resume 0 "$binary" "$NAME" >>"$TABLE"
     REFERENCE_PEAK=$LAST_PEAK
