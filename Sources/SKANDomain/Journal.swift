@@ -11,6 +11,8 @@ public final class Journal: Sendable {
         var ring: [JournalEntry?]
         var start = 0
         var count = 0
+        /// Empty slots among `count` (ids a resumed file could not give back).
+        var holes = 0
         var nextId: Int64 = 1
         var nextToCommit: Int64 = 1
         var pending: [Int64: JournalEntry] = [:]
@@ -105,6 +107,8 @@ public final class Journal: Sendable {
             if let displaced {
                 s.dropped += 1
                 s.bytes -= displaced.line.count
+            } else {
+                s.holes -= 1
             }
         }
         s.ring[(s.start + s.count) % capacity] = entry
@@ -136,6 +140,7 @@ public final class Journal: Sendable {
                 while s.nextToCommit < entry.id {
                     s.ring[(s.start + s.count) % capacity] = nil
                     s.count += 1
+                    s.holes += 1
                     s.nextToCommit += 1
                 }
                 s.ring[(s.start + s.count) % capacity] = entry
@@ -237,6 +242,7 @@ public final class Journal: Sendable {
             for k in 0..<s.ring.count { s.ring[k] = nil }
             s.start = 0
             s.count = 0
+            s.holes = 0
             s.bytes = 0
             s.dropped = 0
             s.lowWatermark = s.nextToCommit - 1
@@ -257,7 +263,7 @@ public final class Journal: Sendable {
     }
 
     /// Entries held.
-    public var size: Int { state.withLock { $0.count } }
+    public var size: Int { state.withLock { $0.count - $0.holes } }
 
     /// Bytes of the entries held.
     public var bytes: Int { state.withLock { $0.bytes } }

@@ -87,6 +87,7 @@ import Testing
         let journal = Journal(capacity: 3, clock: clock)
         journal.restore(entries)
         #expect(journal.query().entries.map(\.id) == [1, 3])
+        #expect(journal.size == 2)
         #expect(journal.lastId == 3)
         let reading = journal.read(after: 0, generation: 0, matching: JournalFilter(), limit: 10)
         #expect(reading.entries.map(\.id) == [1, 3])
@@ -95,6 +96,7 @@ import Testing
             request: request(.skan4, skan4Params()), outcome: nil, endpoint: .skan4, status: 200, body: [],
             durationMicros: 1)
         #expect(journal.query().entries.map(\.id) == [3, 4])
+        #expect(journal.size == 2)
         #expect(journal.lowWatermark == 1)
         #expect(journal.dropped == 1)
     }
