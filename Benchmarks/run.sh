@@ -60,7 +60,9 @@ fi
 # A binary from before the live feed and HTTPS (BENCH_BINARY of an older commit, for a "before"
 # figure) is measured without those cases.
 MODERN=0
-"$BIN" serve --help 2>/dev/null | grep -q -- '--https-port' && MODERN=1
+# (The help is read first: `grep -q` closing the pipe early failed the test under pipefail.)
+HELP=$("$BIN" serve --help 2>/dev/null || true)
+case "$HELP" in *--https-port*) MODERN=1 ;; esac
 
 # --- processes we start, and their end ---------------------------------------------------------------
 TMP=$(mktemp -d /tmp/skan-bench.XXXXXX)
