@@ -1,26 +1,30 @@
-# Sourced by the benchmark scripts: `start_nginx BODY` serves BODY (JSON) for every path on a free
-# 127.0.0.1 port from one nginx worker, sets NGINX_PORT and adds its pid to PIDS. Needs NGINX (the
-# binary), TMP (a scratch folder) and TOOLS (Benchmarks/tools.py) set by the caller.
+# Sourced by the benchmark scripts: `start_nginx BODY [NAME [log]]` serves BODY (JSON) for every path
+# on a free 127.0.0.1 port from one nginx worker (its files in $TMP/NAME, default nginx), sets
+# NGINX_PORT and NGINX_PID and adds its pid to PIDS. With `log`, each request is logged to
+# $TMP/NAME/access.log as its connection's serial number (an upstream's count of connections);
+# otherwise `access_log off`, as for the ceiling. Needs NGINX (the binary), TMP (a scratch folder)
+# and TOOLS (Benchmarks/tools.py) set by the caller.
 start_nginx() {
-    local body=$1
+    local body=$1 name=${2:-nginx} access="access_log off;"
+    [ "${3:-}" = log ] && access="log_format connection '\$connection'; access_log $TMP/$name/access.log connection;"
     NGINX_PORT=$($TOOLS port)
-    mkdir -p "$TMP/nginx"
+    mkdir -p "$TMP/$name"
     local escaped=${body//\\/\\\\}
     escaped=${escaped//\'/\\\'}
-    cat >"$TMP/nginx/nginx.conf" <<EOF
+    cat >"$TMP/$name/nginx.conf" <<EOF
 worker_processes 1;
 daemon off;
 master_process off;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
+pid $TMP/$name/nginx.pid;
+error_log $TMP/$name/error.log warn;
 events { worker_connections 4096; }
 http {
-    access_log off;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
+    $access
+    client_body_temp_path $TMP/$name/body;
+    proxy_temp_path $TMP/$name/proxy;
+    fastcgi_temp_path $TMP/$name/fastcgi;
+    uwsgi_temp_path $TMP/$name/uwsgi;
+    scgi_temp_path $TMP/$name/scgi;
     keepalive_requests 1000000;
     server {
         listen 127.0.0.1:$NGINX_PORT;
@@ -31,7 +35,7 @@ http {
     }
 }
 EOF
-    "$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/error.log" 2>"$TMP/nginx/stderr" &
+    "$NGINX" -p "$TMP/$name" -c "$TMP/$name/nginx.conf" -e "$TMP/$name/error.log" 2>"$TMP/$name/stderr" &
     PIDS+=("$!")
     NGINX_PID=$!
     for _ in $(seq 1 200); do
@@ -39,7 +43,7 @@ EOF
         sleep 0.02
     done
     [ "$($TOOLS get "$NGINX_PORT" /x)" = "$body" ] || {
-        cat "$TMP/nginx/stderr" "$TMP/nginx/error.log" >&2
+        cat "$TMP/$name/stderr" "$TMP/$name/error.log" >&2
         echo "nginx did not start" >&2
         exit 1
     }

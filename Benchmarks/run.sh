@@ -60,7 +60,9 @@ fi
 # A binary from before the live feed and HTTPS (BENCH_BINARY of an older commit, for a "before"
 # figure) is measured without those cases.
 MODERN=0
-"$BIN" serve --help 2>/dev/null | grep -q -- '--https-port' && MODERN=1
+# (The help is read first: `grep -q` closing the pipe early failed the test under pipefail.)
+HELP=$("$BIN" serve --help 2>/dev/null || true)
+case "$HELP" in *--https-port*) MODERN=1 ;; esac
 
 # --- processes we start, and their end ---------------------------------------------------------------
 TMP=$(mktemp -d /tmp/skan-bench.XXXXXX)
@@ -80,10 +82,11 @@ trap 'exit 130' INT TERM
 
 # Starts skan-mock on a free port with the journal written to $1 (and HTTPS on another free port when
 # $2 is "https"); sets SKAN_PID, SKAN_PORT and SKAN_HTTPS_PORT.
+# Further arguments go to skan-mock as they are.
 start_skan() {
     local journal=$1 out="$TMP/skan-$RANDOM.out" https=()
     [ "${2:-}" = https ] && [ "$MODERN" = 1 ] && https=(--https-port 0 --state-dir "$TMP/state")
-    "$BIN" --host 127.0.0.1 --port 0 "${https[@]}" --log "$journal" >"$out" 2>&1 &
+    "$BIN" --host 127.0.0.1 --port 0 "${https[@]}" --log "$journal" "${@:3}" >"$out" 2>&1 &
     SKAN_PID=$!
     PIDS+=("$SKAN_PID")
     local i
@@ -102,14 +105,14 @@ stop_pid() {
 }
 
 # wrk with one thread (server and load share the two cores the same way for both servers).
-run_wrk() {  # name url
-    local name=$1 url=$2
+run_wrk() {  # name url [connections]
+    local name=$1 url=$2 connections=${3:-$CONNECTIONS}
     # The journal file is emptied before each case (the server appends, O_APPEND, and keeps going):
     # a run writes gigabytes of journal, and on this virtual machine page-cache pages touched for the
     # first time cost many times more than reused ones, which made later cases look slower.
     [ -n "${JOURNAL_FILE:-}" ] && : >"$JOURNAL_FILE"
-    wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" "$url" >/dev/null
-    wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$TMP/wrk-$name.txt"
+    wrk -t1 -c"$connections" -d"${WARMUP}s" "$url" >"$TMP/wrkwarm-$name.txt"
+    wrk -t1 -c"$connections" -d"${DURATION}s" --latency "$url" >"$TMP/wrk-$name.txt"
     read -r rps p50 p99 requests errors < <($TOOLS wrk "$TMP/wrk-$name.txt")
     printf '%s %s %s %s %s %s\n' "$name" "$rps" "$p50" "$p99" "$requests" "$errors" >>"$TMP/figures"
     log "$(printf '%-8s %10.0f req/s  p50 %6.3f ms  p99 %6.3f ms  (%s requests, %s errors)' \
@@ -137,6 +140,23 @@ $TOOLS get "$SKAN_PORT" "$V1" >/dev/null
 
 source "$ROOT/Benchmarks/nginx.sh"
 start_nginx "$BODY"
+MAIN_NGINX_PID=$NGINX_PID
+MAIN_NGINX_PORT=$NGINX_PORT
+
+# Shadow mode (issue 32): a second skan-mock shadowing an upstream that answers at once (a second
+# nginx, answering the p0 query's own body, so every comparison matches, logging each request's
+# connection number so that its connections can be counted).
+P0BODY=$($TOOLS get "$SKAN_PORT" "$V2P0")
+start_nginx "$P0BODY" upstream log
+UPSTREAM_PID=$NGINX_PID
+UPSTREAM_PORT=$NGINX_PORT
+MAIN_SKAN=("$SKAN_PID" "$SKAN_PORT" "$SKAN_HTTPS_PORT")
+start_skan "$TMP/shadow.jsonl" "" --upstream "http://127.0.0.1:$UPSTREAM_PORT" --upstream-mode shadow
+SHADOW_PID=$SKAN_PID
+SHADOW_PORT=$SKAN_PORT
+SKAN_PID=${MAIN_SKAN[0]} SKAN_PORT=${MAIN_SKAN[1]} SKAN_HTTPS_PORT=${MAIN_SKAN[2]}
+NGINX_PID=$MAIN_NGINX_PID
+NGINX_PORT=$MAIN_NGINX_PORT
 
 log "wrk -t1 -c$CONNECTIONS -d${DURATION}s per case (after ${WARMUP}s of warm-up)"
 run_wrk nginx "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value"
@@ -165,6 +185,24 @@ if [ "$MODERN" = 1 ]; then
     done
 fi
 run_wrk v2p0 "http://127.0.0.1:$SKAN_PORT$V2P0"
+# One connection, requests one after another (a test suite): nginx and skan-mock back to back.
+run_wrk nginxc1 "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value" 1
+run_wrk v2p0c1 "http://127.0.0.1:$SKAN_PORT$V2P0" 1
+# Shadowing: the same query on the shadowing server, then on the server alone again.
+: >"$TMP/upstream/access.log"
+: >"$TMP/shadow.jsonl"
+SHADOW_BEFORE=$($TOOLS served "$SHADOW_PORT")
+run_wrk shadow "http://127.0.0.1:$SHADOW_PORT$V2P0"
+run_wrk v2p0again "http://127.0.0.1:$SKAN_PORT$V2P0"
+# Every shadowed request is journaled once its upstream answer is in (or it is skipped): wait for
+# the stragglers and the file's batch, then count.
+sleep 3
+SHADOW_AFTER=$($TOOLS served "$SHADOW_PORT")
+SHADOW_WRK=$(awk '/requests in/{n+=$1} END{print n}' "$TMP/wrkwarm-shadow.txt" "$TMP/wrk-shadow.txt")
+echo "shadow_counts $((SHADOW_AFTER - SHADOW_BEFORE)) $(wc -l <"$TMP/shadow.jsonl") $(wc -l <"$TMP/upstream/access.log") $(sort -u "$TMP/upstream/access.log" | wc -l) $(curl -s "http://127.0.0.1:$SHADOW_PORT/__admin/metrics" | sed -n 's/^skan_mock_findings_total{code="upstream_skipped"} //p' | head -1) $SHADOW_WRK" >>"$TMP/figures"
+log "shadow: journaled, lines, upstream requests, upstream connections, skipped, wrk requests: $(tail -1 "$TMP/figures")"
+stop_pid "$SHADOW_PID"
+stop_pid "$UPSTREAM_PID"
 if [ "$MODERN" = 1 ]; then
     # The same query over HTTPS, keep-alive (issue 13: at least half the plain-HTTP throughput).
     run_wrk https "https://127.0.0.1:$SKAN_HTTPS_PORT$V2"
@@ -176,6 +214,12 @@ log "system calls per request: strace -f -c while wrk sends 20,000 p0 requests"
 SYSCALLS=$($TOOLS syscalls "$SKAN_PORT" "$SKAN_PID" 20000 wrk -t1 -c"$CONNECTIONS" -d300s "http://127.0.0.1:$SKAN_PORT$V2P0")
 log "system calls per request: $SYSCALLS"
 echo "syscalls $SYSCALLS" >>"$TMP/figures"
+log "system calls per request, one connection: strace -f -c over 5 s of wrk -c1, nginx then skan-mock"
+SYSCALLS_C1_NGINX=$($TOOLS syscalls-wrk "$NGINX_PID" wrk -t1 -c1 -d5s "http://127.0.0.1:$NGINX_PORT/api/v2/conversion_value")
+SYSCALLS_C1=$($TOOLS syscalls-wrk "$SKAN_PID" wrk -t1 -c1 -d5s "http://127.0.0.1:$SKAN_PORT$V2P0")
+log "one connection: nginx $SYSCALLS_C1_NGINX; skan-mock $SYSCALLS_C1"
+echo "syscallsc1nginx $SYSCALLS_C1_NGINX" >>"$TMP/figures"
+echo "syscallsc1 $SYSCALLS_C1" >>"$TMP/figures"
 JOURNAL_FILE=""
 stop_pid "$NGINX_PID"
 stop_pid "$SKAN_PID"

@@ -102,6 +102,34 @@ def syscalls_per_request(port, pid, total, wrk_command):
     return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
 
 
+def syscalls_during(pid, wrk_command):
+    """`strace -f -c` attached to `pid` (nginx or skan-mock) for the whole of a wrk run of fixed
+    duration; system calls per request, with wrk's own count of requests (so that nothing else, such
+    as polling the server's count, is sent meanwhile), and the most frequent calls."""
+    out = f"/tmp/skan-strace-wrk-{pid}.txt"
+    tracer = subprocess.Popen(["strace", "-f", "-c", "-q", "-o", out, "-p", str(pid)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    result = subprocess.run(wrk_command, stdout=subprocess.PIPE, text=True, check=True).stdout
+    time.sleep(0.2)
+    tracer.send_signal(signal.SIGINT)
+    tracer.wait(timeout=30)
+    requests = 1
+    for line in result.splitlines():
+        parts = line.split()
+        if len(parts) > 3 and parts[1] == "requests" and parts[2] == "in":
+            requests = max(int(parts[0]), 1)
+    calls = {}
+    with open(out) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
+                calls[parts[-1]] = int(parts[3])
+    os.remove(out)
+    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
+    return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
+
+
 def v1_query():
     now = int(time.time())
     params = [
@@ -158,7 +186,7 @@ def startup(binary, runs):
             while True:
                 try:
                     with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                        s.sendall(b"GET /__admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        s.sendall(b"GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                         if s.recv(12).startswith(b"HTTP/1.1 200"):
                             break
                 except OSError:
@@ -293,7 +321,8 @@ def report(figures_path, results_path, extra):
     with open(figures_path) as f:
         for line in f:
             key, _, rest = line.rstrip("\n").partition(" ")
-            if key in ("nginx", "v2", "v2p0", "https", "v1", "health", "nginx2") or key.startswith(("v2alone", "v2consoles")):
+            if key in ("nginx", "v2", "v2p0", "https", "v1", "health", "nginx2", "nginxc1", "v2p0c1", "shadow",
+                       "v2p0again") or key.startswith(("v2alone", "v2consoles")):
                 rps, p50, p99, requests, errors = rest.split()
                 wrk[key] = {"rps": float(rps), "p50": float(p50), "p99": float(p99),
                             "requests": int(requests), "errors": int(errors)}
@@ -317,7 +346,11 @@ def report(figures_path, results_path, extra):
              ("https", "same, over HTTPS (TLS 1.3, keep-alive)"),
              ("v2p0", "skan-mock /api/v2/conversion_value (SKAN 4, 18 parameters, window p0, journal to file)"),
              ("v1", "skan-mock /api/v1/conversion_value (SKAN 3, journal to file)"),
-             ("health", "skan-mock /__admin/health")]
+             ("health", "skan-mock /__admin/health"),
+             ("v2p0again", "skan-mock, the p0 query again (after the shadow case)"),
+             ("shadow", "skan-mock shadowing an upstream that answers at once (`--upstream-mode shadow`, p0 query)"),
+             ("nginxc1", "nginx, one connection (`wrk -c1`)"),
+             ("v2p0c1", "skan-mock p0 query, one connection (`wrk -c1`)")]
     for key, label in names:
         if key not in wrk:
             continue
@@ -327,12 +360,41 @@ def report(figures_path, results_path, extra):
             r["p50"] = (wrk["nginx"]["p50"] + wrk["nginx2"]["p50"]) / 2
             r["p99"] = (wrk["nginx"]["p99"] + wrk["nginx2"]["p99"]) / 2
             r["errors"] = wrk["nginx"]["errors"] + wrk["nginx2"]["errors"]
-        rows.append((label, r["rps"], r["rps"] / ceiling, r["p50"], r["p99"], r["errors"]))
+        # One connection is compared with nginx on one connection.
+        base = wrk["nginxc1"]["rps"] if key in ("nginxc1", "v2p0c1") else ceiling
+        rows.append((label, r["rps"], r["rps"] / base, r["p50"], r["p99"], r["errors"]))
 
     v2 = wrk["v2"]
     p0 = wrk.get("v2p0", v2)
     per_request = float(figures["syscalls"].split()[0]) if "syscalls" in figures else float("nan")
     https_ratio = wrk["https"]["rps"] / v2["rps"] if "https" in wrk else float("nan")
+    p0_alone = (p0["rps"] + wrk["v2p0again"]["rps"]) / 2 if "v2p0again" in wrk else p0["rps"]
+    issue32 = []
+    if "v2p0c1" in wrk and "nginxc1" in wrk:
+        c1_ratio = wrk["v2p0c1"]["p50"] / wrk["nginxc1"]["p50"]
+        c1_calls = float(figures["syscallsc1"].split()[0]) if "syscallsc1" in figures else float("nan")
+        issue32 += [
+            ("one connection: p50 <= 1.3 x nginx's (issue 32)", "%.2f x (%.3f / %.3f ms)" % (
+                c1_ratio, wrk["v2p0c1"]["p50"], wrk["nginxc1"]["p50"]), c1_ratio <= 1.3),
+            ("one connection: system calls per request <= 6 (issue 32)", "%.2f" % c1_calls, c1_calls <= 6)]
+    issue32 += [
+        ("SKAN 4 p0 path, journal on, >= 0.5 x nginx (issue 32)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.5),
+        ("SKAN 4 p0 p99 < 2 ms at %s connections (issue 32)" % info["connections"], "%.3f ms" % p0["p99"], p0["p99"] < 2.0)]
+    shadow_line = ""
+    if "shadow" in wrk and "shadow_counts" in figures:
+        journaled, lines, upstream_requests, upstream_connections, skipped, wrk_requests = (
+            int(x or 0) for x in (figures["shadow_counts"].split() + ["0"] * 6)[:6])
+        shadow_ratio = wrk["shadow"]["rps"] / p0_alone
+        issue32.append(("shadow mode >= 0.7 x the same server alone (issue 32)", "%.2f x" % shadow_ratio,
+                        shadow_ratio >= 0.7))
+        issue32.append(("shadow mode: a journal line for every request (issue 32)",
+                        "%d lines, %d journaled" % (lines, journaled), lines == journaled and lines >= wrk_requests))
+        shadow_line = ("\n\nShadow mode (`--upstream-mode shadow` against a second nginx answering the p0 body, warm-up and run): "
+                       "wrk completed %d requests; the server journaled %d and the journal file has %d lines; "
+                       "the upstream received %d requests on %d connections (kept alive and reused); %d shadowed "
+                       "requests were not sent (`upstream_skipped`: at most 64 in flight and 4,096 waiting), the "
+                       "rest compared. The server alone: the mean of the p0 runs before and after (%.0f req/s)."
+                       % (wrk_requests, journaled, lines, upstream_requests, upstream_connections, skipped, p0_alone))
     targets = [
         ("SKAN 4 p0 path, journal on, >= 0.4 x nginx (issue 15)", "%.2f x" % (p0["rps"] / ceiling), p0["rps"] / ceiling >= 0.4),
         ("SKAN 4 p0 p99 <= 3 ms at %s connections (issue 15)" % info["connections"], "%.3f ms" % p0["p99"], p0["p99"] <= 3.0),
@@ -364,7 +426,7 @@ def report(figures_path, results_path, extra):
                   % ((format(health_200k["size"] + health_200k["dropped"], ","), health_200k["size"], health_200k["dropped"]) + rss["rss_200k"]))
     memory.append("| with 1,000 idle connections open (full journal) | %.1f | %.1f |" % rss["rss_idleconn"])
     checks = ["| target | measured | |", "|---|---:|---|"]
-    for name, value, ok in targets:
+    for name, value, ok in issue32 + targets:
         checks.append("| %s | %s | %s |" % (name, value, "pass" if ok else "FAIL"))
 
     syscall_line = ""
@@ -372,7 +434,13 @@ def report(figures_path, results_path, extra):
         value, top = figures["syscalls"].split()
         syscall_line = "\n\nSystem calls per request (`strace -f -c` on the server while wrk sends the p0 query): %.2f (%s)" % (
             float(value), top.replace(",", ", "))
-    text = "\n".join(table) + consoles_line + syscall_line + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
+    if "syscallsc1" in figures:
+        for key, who in (("syscallsc1nginx", "nginx"), ("syscallsc1", "skan-mock (p0 query)")):
+            if key in figures:
+                value, top = figures[key].split()
+                syscall_line += "\n\nOne connection (`wrk -c1`, `strace -f -c` over 5 s, wrk's count of requests), %s: %.2f (%s)" % (
+                    who, float(value), top.replace(",", ", "))
+    text = "\n".join(table) + consoles_line + syscall_line + shadow_line + "\n\nStart-up (process start to first 200 on /__admin/health, 20 runs): median %.1f ms (min %.1f, max %.1f)\n\n" % (
         start_median, start_min, start_max) + "\n".join(memory) + "\n\n" + "\n".join(checks) + "\n"
     print()
     print(text)
@@ -415,11 +483,13 @@ Generated by `Benchmarks/run.sh` on {time.strftime("%Y-%m-%d %H:%M:%S %Z")} (com
 - With 64 closed-loop connections, mean latency is 64 / throughput (Little's law): a p99 under 2 ms
   needs well over 32,000 requests/s, so the latency target stands or falls with the throughput one.
 - Connections are served by one event loop per core: a serial dispatch queue and an epoll poller
-  watched by one dispatch read source, serving inline every socket that became ready. Before (commit
-  af0eaf3) each socket had a dispatch source of its own: libdispatch on Linux took each readiness on its
-  manager thread, woke a worker (futex), asked `ioctl(FIONREAD)` and re-armed the source with two
-  `epoll_ctl`, about two context switches per request. A bare server answering a fixed body the old way
-  measured 0.52 x nginx, the same server with the poller 0.97 x (one loop) in the same session.
+  with a thread of its own blocked in `epoll_wait`, which serves every socket that became ready
+  itself, inside `queue.sync` (an atomic when nothing else runs on the queue), as nginx's loop does.
+  Before issue 32 the poller was watched by a dispatch read source: every wake-up went through
+  libdispatch's manager thread, a futex wake of a worker and an `epoll_ctl` re-arm (16.9 system calls
+  per request on one connection, 4.5 now). Before that (commit af0eaf3) each socket had a dispatch
+  source of its own.
+- In the tables, "x nginx" of the one-connection rows is against nginx on one connection.
 - The transport's own ceiling now: `/__admin/health` (no SKAN work, no journal) reaches
   {health_ratio:.2f} x nginx here. What separates the SKAN paths from it is SKAN work in user space:
   decoding the query (into one buffer, each known name sorted into a slot as it arrives), the typed
@@ -451,6 +521,8 @@ def main():
         print(v2_p0_query())
     elif command == "syscalls":
         print("%.2f %s" % syscalls_per_request(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]))
+    elif command == "syscalls-wrk":
+        print("%.2f %s" % syscalls_during(int(sys.argv[2]), sys.argv[3:]))
     elif command == "v1-query":
         print(v1_query())
     elif command == "get":

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <sys/socket.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <errno.h>
 #include <malloc.h>
 #include "CSystemLinux.h"
@@ -30,12 +32,12 @@ int CSystemLinux_epoll_remove(int poller, int fd) {
     return epoll_ctl(poller, EPOLL_CTL_DEL, fd, &event);
 }
 
-int CSystemLinux_epoll_take(int poller, uint64_t *tokens, uint8_t *readiness, int max) {
+int CSystemLinux_epoll_wait(int poller, uint64_t *tokens, uint8_t *readiness, int max, int timeout) {
     struct epoll_event events[128];
     if (max > 128) max = 128;
     int count;
     do {
-        count = epoll_wait(poller, events, max, 0);
+        count = epoll_wait(poller, events, max, timeout);
     } while (count < 0 && errno == EINTR);
     for (int i = 0; i < count; i++) {
         uint32_t e = events[i].events;
@@ -45,5 +47,28 @@ int CSystemLinux_epoll_take(int poller, uint64_t *tokens, uint8_t *readiness, in
             | ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? CSYSTEMLINUX_PEER_CLOSED : 0);
     }
     return count;
+}
+
+int CSystemLinux_epoll_take(int poller, uint64_t *tokens, uint8_t *readiness, int max) {
+    return CSystemLinux_epoll_wait(poller, tokens, readiness, max, 0);
+}
+
+int CSystemLinux_epoll_add_interrupt(int poller, uint64_t token) {
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (fd < 0) return -1;
+    struct epoll_event event = {0};
+    event.events = EPOLLIN | EPOLLET;
+    event.data.u64 = token;
+    if (epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int CSystemLinux_eventfd_signal(int fd) {
+    return eventfd_write(fd, 1);
 }
 #endif

@@ -35,6 +35,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var processing = false
     /// A streamed answer in progress: no further request is served; the connection closes after it.
     private var stream: HTTPStream?
+    /// The last exchange's slot, when nothing else holds it (see `ResponseSlot`).
+    private var spareSlot: ResponseSlot?
 
     private static let readChunk = 16 * 1024
 
@@ -183,11 +185,21 @@ final class HTTPConnection: @unchecked Sendable {
         request.tlsVersion = wire.protocolVersion
         let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now())
             .sequence
-        let slot = ResponseSlot { [self] outcome in
-            self.queue.async { self.complete(mine, outcome) }
-        }
+        var spare: ResponseSlot?
+        swap(&spare, &spareSlot)
+        var slot =
+            spare
+            ?? ResponseSlot { [weak self] sequence, outcome in
+                guard let self else { return }
+                self.queue.async { self.complete(sequence, outcome) }
+            }
+        spare = nil
+        slot.begin(sequence: mine)
         responder.respond(to: request, writer: slot.writer)
-        if let outcome = slot.takeInlineOutcome() { complete(mine, outcome) }
+        guard let outcome = slot.takeInlineOutcome() else { return }
+        // No writer of this exchange is left anywhere: the next request may use the slot.
+        if isKnownUniquelyReferenced(&slot) { spareSlot = slot }
+        complete(mine, outcome)
     }
 
     private func complete(_ sequence: Int, _ outcome: HTTPResponseWriter.Outcome) {

@@ -45,47 +45,59 @@ public struct HTTPResponseWriter: Sendable {
 
 /// Where one exchange's outcome lands. While the responder is still running on the connection's
 /// queue the outcome is parked here and picked up inline; once the responder has returned without
-/// answering, the outcome is posted to the connection's queue instead.
+/// answering, the outcome is posted to the connection's queue instead, with its exchange's
+/// sequence. A slot nobody else holds after its exchange (the responder kept no writer) is used
+/// again for the connection's next request: four allocations a request fewer.
 final class ResponseSlot: Sendable {
-    private enum State {
+    private enum Phase {
         case responding
         case filled(HTTPResponseWriter.Outcome)
         case detached
         case done
     }
 
-    private let state = Mutex(State.responding)
-    private let post: @Sendable (HTTPResponseWriter.Outcome) -> Void
+    private struct State {
+        var phase = Phase.responding
+        var sequence = 0
+    }
 
-    init(post: @escaping @Sendable (HTTPResponseWriter.Outcome) -> Void) { self.post = post }
+    private let state = Mutex(State())
+    private let post: @Sendable (Int, HTTPResponseWriter.Outcome) -> Void
+
+    init(post: @escaping @Sendable (_ sequence: Int, HTTPResponseWriter.Outcome) -> Void) { self.post = post }
+
+    /// Readies the slot for the exchange numbered `sequence`.
+    func begin(sequence: Int) {
+        state.withLock { $0 = State(phase: .responding, sequence: sequence) }
+    }
 
     var writer: HTTPResponseWriter { HTTPResponseWriter { self.deliver($0) } }
 
     private func deliver(_ outcome: HTTPResponseWriter.Outcome) {
-        let postNow = state.withLock { state -> Bool in
-            switch state {
+        let postSequence = state.withLock { state -> Int? in
+            switch state.phase {
             case .responding:
-                state = .filled(outcome)
-                return false
+                state.phase = .filled(outcome)
+                return nil
             case .detached:
-                state = .done
-                return true
+                state.phase = .done
+                return state.sequence
             case .filled, .done:
-                return false
+                return nil
             }
         }
-        if postNow { post(outcome) }
+        if let postSequence { post(postSequence, outcome) }
     }
 
     /// Called once the responder returns: the outcome if it answered inline, else nil (and any
     /// later answer is posted).
     func takeInlineOutcome() -> HTTPResponseWriter.Outcome? {
         state.withLock { state in
-            if case .filled(let outcome) = state {
-                state = .done
+            if case .filled(let outcome) = state.phase {
+                state.phase = .done
                 return outcome
             }
-            state = .detached
+            state.phase = .detached
             return nil
         }
     }

@@ -86,9 +86,11 @@ public struct SKAN4Parameters: Sendable, Equatable {
         for n in 0..<3 {
             let measured = SKANWindow.measurement(n)
             if let current = window, let currentIndex = current.index, n > currentIndex {
-                let elapsed =
-                    firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
+                // Built only for a parameter that was sent: the usual request has none, and
+                // building it anyway cost four allocations a request.
                 for parameter in SKANWindowParameters.names(n) where reader.has(parameter) {
+                    let elapsed =
+                        firstCall.map { " (first call \(describeDuration(saturatingSubtract(now, $0))) ago)" } ?? ""
                     let name = parameter.name
                     reader.add(
                         name, .windowNotBegun,

@@ -124,16 +124,20 @@
             _ = Darwin.kevent(poller, &changes, 2, nil, 0, nil)
         }
 
-        /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
-        /// kqueue reports reading and writing separately; they are kept as separate events.
-        static func take(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+        /// The events ready, at most `max` (up to 128): those ready now, or when `blocking`, at
+        /// least one (`kevent` without a timeout). Replaces `events`' contents. kqueue reports
+        /// reading and writing separately; they are kept as separate events.
+        static func take(_ poller: Int32, into events: inout [PollEvent], max: Int, blocking: Bool) {
             events.removeAll(keepingCapacity: true)
             let limit = Swift.min(max, 128)
             var now = timespec(tv_sec: 0, tv_nsec: 0)
             withUnsafeTemporaryAllocation(of: KEvent.self, capacity: limit) { list in
                 var count: Int32
                 repeat {
-                    count = Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
+                    count =
+                        blocking
+                        ? Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), nil)
+                        : Darwin.kevent(poller, nil, 0, list.baseAddress, Int32(limit), &now)
                 } while count < 0 && errno == EINTR
                 for i in 0..<Swift.max(0, Int(count)) {
                     let event = list[i]
@@ -143,10 +147,32 @@
                         events.append(PollEvent(token: token, readable: true, writable: failed, peerClosed: failed))
                     } else if event.filter == Int16(EVFILT_WRITE) {
                         events.append(PollEvent(token: token, readable: failed, writable: true, peerClosed: failed))
+                    } else if event.filter == Int16(EVFILT_USER) {
+                        events.append(PollEvent(token: token, readable: true, writable: false, peerClosed: false))
                     }
                 }
             }
         }
+
+        /// The user event `interrupt` triggers (`EVFILT_USER`, cleared once reported), under
+        /// `token`; it needs no descriptor.
+        static func addInterrupt(_ poller: Int32, token: UInt64) throws(SystemError) -> Int32 {
+            var change = KEvent(
+                ident: interruptIdent, filter: Int16(EVFILT_USER), flags: UInt16(EV_ADD | EV_CLEAR), fflags: 0,
+                data: 0, udata: UnsafeMutableRawPointer(bitPattern: UInt(token)))
+            _ = try syscallValue("kevent") { Darwin.kevent(poller, &change, 1, nil, 0, nil) }
+            return -1
+        }
+
+        static func interrupt(_ poller: Int32, _ handle: Int32) {
+            var change = KEvent(
+                ident: interruptIdent, filter: Int16(EVFILT_USER), flags: 0, fflags: UInt32(NOTE_TRIGGER), data: 0,
+                udata: nil)
+            _ = Darwin.kevent(poller, &change, 1, nil, 0, nil)
+        }
+
+        /// The user event's identifier (user events have their own namespace, apart from descriptors).
+        private static let interruptIdent: UInt = 1
     }
 
     /// The backend `Poller` uses on this platform.

@@ -105,13 +105,15 @@
             _ = CSystemLinux_epoll_remove(poller, fd)
         }
 
-        /// The events ready now, at most `max` (up to 128); never blocks. Replaces `events`' contents.
-        static func take(_ poller: Int32, into events: inout [PollEvent], max: Int) {
+        /// The events ready, at most `max` (up to 128): those ready now, or when `blocking`, at
+        /// least one (`epoll_wait` without a timeout). Replaces `events`' contents.
+        static func take(_ poller: Int32, into events: inout [PollEvent], max: Int, blocking: Bool) {
             events.removeAll(keepingCapacity: true)
             let limit = Swift.min(max, 128)
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: limit) { tokens in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { readiness in
-                    let count = CSystemLinux_epoll_take(poller, tokens.baseAddress, readiness.baseAddress, Int32(limit))
+                    let count = CSystemLinux_epoll_wait(
+                        poller, tokens.baseAddress, readiness.baseAddress, Int32(limit), blocking ? -1 : 0)
                     for i in 0..<Swift.max(0, Int(count)) {
                         let bits = Int32(readiness[i])
                         events.append(
@@ -122,6 +124,15 @@
                     }
                 }
             }
+        }
+
+        /// An eventfd registered under `token`: writing to it ends a wait.
+        static func addInterrupt(_ poller: Int32, token: UInt64) throws(SystemError) -> Int32 {
+            try syscallValue("eventfd") { CSystemLinux_epoll_add_interrupt(poller, token) }
+        }
+
+        static func interrupt(_ poller: Int32, _ handle: Int32) {
+            _ = CSystemLinux_eventfd_signal(handle)
         }
     }
 

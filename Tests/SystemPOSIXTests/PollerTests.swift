@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import SystemPOSIX
@@ -55,6 +56,23 @@ import Testing
         poller.remove(server)
         poller.take(into: &none, max: 16)
         #expect(none.isEmpty)
+    }
+
+    /// A blocking wait returns with the socket's event, and `interrupt()` from another thread
+    /// ends a wait with nothing ready, under the interrupt's token (how an event loop stops).
+    @Test func aBlockingWaitReturnsEventsAndIsInterrupted() throws {
+        let (server, client, listener) = try pair()
+        defer { [server, client, listener].forEach(System.close) }
+        let poller = try Poller()
+        defer { poller.close() }
+        try poller.add(server, token: 7)
+        var events: [PollEvent] = []
+        poller.wait(into: &events, max: 16)
+        #expect(events.contains { $0.token == 7 && $0.writable })
+
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { poller.interrupt() }
+        poller.wait(into: &events, max: 16)
+        #expect(events.map(\.token) == [Poller.interruptToken])
     }
 
     /// A refusal comes back with the call and its reason, not as a bare failure.

@@ -21,5 +21,11 @@ int CSystemLinux_epoll_create(void);
 int CSystemLinux_epoll_add(int poller, int fd, uint64_t token);
 int CSystemLinux_epoll_remove(int poller, int fd);
 int CSystemLinux_epoll_take(int poller, uint64_t *tokens, uint8_t *readiness, int max);
+// The same, waiting up to `timeout` milliseconds (-1: until an event comes).
+int CSystemLinux_epoll_wait(int poller, uint64_t *tokens, uint8_t *readiness, int max, int timeout);
+// An eventfd registered with `poller` under `token` (edge-triggered, for input): signalling it ends a
+// wait. Returns the eventfd, or -1 with errno set.
+int CSystemLinux_epoll_add_interrupt(int poller, uint64_t token);
+int CSystemLinux_eventfd_signal(int fd);
 #endif
 #endif

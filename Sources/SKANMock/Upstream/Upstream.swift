@@ -96,8 +96,9 @@ final class Upstream: Sendable {
     /// no client sends, and the upstream would get the query cut there. `%23` decodes to the same
     /// parameters that skan-mock read, which is what the upstream must judge.
     func url(for endpoint: SKANEndpoint, query: String, added: [RouteAlias.Parameter]) -> String {
+        // Searched as bytes: `String.contains` walks grapheme clusters, 5% of the CPU in shadow mode.
         var query =
-            query.contains("#")
+            query.utf8.contains(UInt8(ascii: "#"))
             ? query.split(separator: "#", omittingEmptySubsequences: false).joined(separator: "%23") : query
         for parameter in added {
             if !query.isEmpty { query += "&" }
