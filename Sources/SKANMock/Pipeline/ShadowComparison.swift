@@ -1,10 +1,11 @@
 import SKANDomain
 import SystemPOSIX
 
-/// A shadowed request's journal entry is whole when two things have happened, in either order:
-/// its answer was delivered (or found not sent at a stop), and the upstream replied (or failed).
-/// Then it is recorded in its turn of `ArrivalOrder`, so entries keep the order their requests
-/// arrived in, whatever order the upstream answers in.
+/// A shadowed request's journal entry needs two things that come in either order: what became of
+/// its answer (delivered, or not sent at a stop) and the upstream's reply (or failure). The reply
+/// takes its turn in `ArrivalOrder`, so entries are recorded in the order their requests arrived,
+/// whatever order the upstream answers in. An answer held back by an injected delay is recorded
+/// when it is sent, as in every mode (`AnswerDelivery`): it never holds back the entries after it.
 final class ShadowComparison: Sendable {
     /// What the upstream's reply adds to the entry.
     struct Addition: Sendable {
@@ -12,9 +13,21 @@ final class ShadowComparison: Sendable {
         var members: [JSONMember]
     }
 
+    typealias Record = @Sendable (AnswerDelivery.Result, Addition) -> Void
+
     private struct State {
         var addition: Addition?
-        var delivered: (AnswerDelivery.Result, @Sendable (AnswerDelivery.Result, Addition) -> Void)?
+        /// The reply's turn in arrival order has come.
+        var turnCame = false
+        var delivered: (AnswerDelivery.Result, Record)?
+        var recorded = false
+
+        /// The entry's parts, once all are in and the turn has come; nil before, and after.
+        mutating func takeWhole() -> (AnswerDelivery.Result, Record, Addition)? {
+            guard !recorded, turnCame, let addition, let (result, record) = delivered else { return nil }
+            recorded = true
+            return (result, record, addition)
+        }
     }
 
     private let state = Mutex(State())
@@ -27,30 +40,27 @@ final class ShadowComparison: Sendable {
         ticket = arrivals.ticket()
     }
 
-    /// The upstream replied; what it adds to the entry.
+    /// The upstream replied; what it adds to the entry. The entry is recorded in its turn if its
+    /// answer was delivered by then.
     func upstreamReplied(_ addition: Addition) {
-        let delivered = state.withLock { state in
-            state.addition = addition
-            return state.delivered
+        state.withLock { $0.addition = addition }
+        arrivals.complete(ticket) { [state] in
+            if let (result, record, addition) = state.withLock({ state in
+                state.turnCame = true
+                return state.takeWhole()
+            }) {
+                record(result, addition)
+            }
         }
-        if let (result, record) = delivered { finish(result, addition, record) }
     }
 
     /// The answer was delivered (or not); `record` writes the entry once the reply is in too.
-    func delivered(
-        _ result: AnswerDelivery.Result, record: @escaping @Sendable (AnswerDelivery.Result, Addition) -> Void
-    ) {
-        let addition = state.withLock { state in
+    func delivered(_ result: AnswerDelivery.Result, record: @escaping Record) {
+        if let (result, record, addition) = state.withLock({ state in
             state.delivered = (result, record)
-            return state.addition
+            return state.takeWhole()
+        }) {
+            record(result, addition)
         }
-        if let addition { finish(result, addition, record) }
-    }
-
-    private func finish(
-        _ result: AnswerDelivery.Result, _ addition: Addition,
-        _ record: @escaping @Sendable (AnswerDelivery.Result, Addition) -> Void
-    ) {
-        arrivals.complete(ticket) { record(result, addition) }
     }
 }
