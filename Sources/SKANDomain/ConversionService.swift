@@ -10,13 +10,15 @@ import SystemPOSIX
 /// // or ConversionModel.builtIn (config/singular-testing.json, compiled in)
 /// let service = ConversionService(model: model, clock: clock, deviceCapacity: 100_000, strict: false)
 ///
-/// guard let endpoint = SKANEndpoint(path: path) else { ... }        // /api/v1/conversion_value ...
+/// // The app routes the path (Singular's, or a --route alias) to an endpoint, SKANEndpoint(path:)
+/// // for Singular's own, and decodes the parameters once, query then form body:
 /// let request = SKANRequest(method: "GET", path: path, remote: "127.0.0.1:53211",
-///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...]) // decoded, query then body
+///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...])
 /// let outcome = service.handle(endpoint, request)   // SKANOutcome: status (200), body [UInt8], findings...
 /// // commit: false answers without changing the device (a fault replaced the answer);
-/// // adopting: the answer the client really got (proxy mode); at: a past time (--resume)
-/// // send outcome.status / outcome.body (or a fault), then record it in the `Journal` (see there)
+/// // adopting: AppliedAnswer(status:body:), what the client really got (a proxy's or a replay's
+/// // answer); at: a past time (--resume). A request refused before this: SKANOutcome.refused(...)
+/// // send the answer (or a fault's), then journal.record(request:outcome:status:body:...) once
 ///
 /// service.model (.name, .source, .json for GET /__admin/model) / service.replaceModel(m)
 /// service.device("IDFV") -> DeviceState? / service.deviceState("IDFV") -> JSONValue? / service.deviceCount

@@ -23,7 +23,7 @@ struct AppContext: Sendable {
     /// `--log`: the journal's file, whose state health and metrics report.
     var journalFile: JournalFileSink? = nil
     /// Answers held back by `delay` faults.
-    let delays = PendingDelays()
+    var delays = PendingDelays()
     /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
     var postbackSigning = PostbackSigning(unsigned: PostbackSigning.unavailableHere)
 }

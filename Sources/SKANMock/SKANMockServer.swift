@@ -31,9 +31,24 @@ public final class SKANMockServer: Sendable {
     /// The start-up stages up to the listeners, each failure a `StartupError` of its stage: checks
     /// the options, loads the model and the replay file, sets up HTTPS and the upstream, then opens
     /// the log (and reads it back with `--resume`). Nothing listens until `start()`.
-    public init(
+    public convenience init(
         options: ServerOptions, clock: any SKANClock = SystemClock(),
         localAddresses: @autoclosure () -> [String] = System.reachableAddresses().map(\.address)
+    ) throws(StartupError) {
+        try self.init(options: options, clock: clock, localAddresses: localAddresses(), edges: Edges())
+    }
+
+    /// The server's I/O edges that tests replace with in-memory twins, so that the whole request
+    /// pipeline runs in process without sockets or sleeps.
+    struct Edges: Sendable {
+        /// What carries upstream exchanges; nil: libcurl's client.
+        var upstream: (any UpstreamTransport)? = nil
+        /// The timer of delayed answers.
+        var delayTimer: PendingDelays.Timer = PendingDelays.dispatchTimer
+    }
+
+    init(
+        options: ServerOptions, clock: any SKANClock, localAddresses: @autoclosure () -> [String], edges: Edges
     ) throws(StartupError) {
         self.options = options
         try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
@@ -52,7 +67,9 @@ public final class SKANMockServer: Sendable {
         } catch {
             throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
         }
-        let upstream = try options.upstream.map { options throws(StartupError) in try Self.startUpstream(options) }
+        let upstream = try options.upstream.map { options throws(StartupError) in
+            try Self.startUpstream(options, transport: edges.upstream)
+        }
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
             }
@@ -87,6 +104,7 @@ public final class SKANMockServer: Sendable {
         context.upstream = upstream
         context.replay = replay
         context.journalFile = sink
+        context.delays = PendingDelays(timer: edges.delayTimer)
         if let https { context.postbackSigning = https.postbackSigning }
         delays = context.delays
         var limits = options.limits
@@ -248,8 +266,11 @@ public final class SKANMockServer: Sendable {
         }
     }
 
-    /// The upstream stage: its CA file read and checked as PEM, then its client.
-    static func startUpstream(_ options: UpstreamOptions) throws(StartupError) -> Upstream {
+    /// The upstream stage: its CA file read and checked as PEM, then its client (libcurl's, unless
+    /// a test gives its own `transport`).
+    static func startUpstream(
+        _ options: UpstreamOptions, transport: (any UpstreamTransport)? = nil
+    ) throws(StartupError) -> Upstream {
         if let ca = options.caFile {
             let bytes: [UInt8]
             do {
@@ -259,8 +280,9 @@ public final class SKANMockServer: Sendable {
             }
             try StartupConfiguration.checkCertificateAuthority(path: ca, bytes: bytes)
         }
+        if let transport { return Upstream(options, transport: transport) }
         do {
-            return try Upstream(options)
+            return try Upstream.curl(options)
         } catch {
             throw StartupError(.upstream, error.reason)
         }

@@ -104,14 +104,14 @@ public final class UpstreamClient: Sendable {
         case .queued(let wake):
             if wake { multi.wakeUp() }
         case .stopped:
-            completionQueue.async { completion(.stopped) }
+            completionQueue.async { completion(.notSent(.stopping)) }
         case .full(let waiting):
             // At once, on the caller's thread: a request that goes nowhere costs no thread switch.
-            completion(.notSent(waiting: waiting))
+            completion(.notSent(.queueFull(waiting: waiting)))
         }
     }
 
-    /// Stops: requests not yet sent complete at once with `.stopped`, transfers in flight end
+    /// Stops: requests not yet sent complete at once as not sent (`.stopping`), transfers in flight end
     /// (each bounded by its timeout), then the loop stops. Waits at most `seconds` for all of that
     /// and every completion; true when it all ended in time.
     @discardableResult
@@ -155,7 +155,7 @@ public final class UpstreamClient: Sendable {
                     state.stopping
                         ? ([], true, state.take(state.waiting)) : (state.take(room), false, [])
                 }
-                for (_, completion) in unsent { completions.async { completion(.stopped) } }
+                for (_, completion) in unsent { completions.async { completion(.notSent(.stopping)) } }
                 let now = DispatchTime.now().uptimeNanoseconds
                 for (queued, completion) in new {
                     // The time it waited counts against its timeout; none left, it is not sent.
@@ -163,7 +163,7 @@ public final class UpstreamClient: Sendable {
                     let waited = now &- request.queuedAtNanos
                     let left = request.timeoutSeconds - Double(waited) / 1e9
                     guard left >= 0.001 else {
-                        completions.async { completion(.expired(waitedMicros: Int64(waited / 1000))) }
+                        completions.async { completion(.notSent(.waitedPastTimeout(micros: Int64(waited / 1000)))) }
                         continue
                     }
                     request.timeoutSeconds = left

@@ -29,14 +29,9 @@ public enum UpstreamResult: Sendable, Equatable {
     case timeout(durationMicros: Int64)
     /// No answer at all (refused, reset, name or certificate failure), with libcurl's reason.
     case unreachable(reason: String, durationMicros: Int64)
-    /// Not sent: as many requests as the client keeps were already waiting (an upstream slower
-    /// than the traffic must not make the server hold an ever longer queue).
-    case notSent(waiting: Int)
-    /// Not sent: the server was stopping when its turn came.
-    case stopped
-    /// Not sent: it waited its whole timeout for a free connection (an upstream slower than the
-    /// traffic); sending it then would keep its journal entry waiting past the timeout.
-    case expired(waitedMicros: Int64)
+    /// Not sent, and why. One outcome, whatever the cause: the server's journal calls it
+    /// `not_sent` (its finding `upstream_skipped`).
+    case notSent(UpstreamNotSent)
     /// The answer's body grew past `limit` bytes: the transfer was stopped, nothing of it kept.
     case tooLarge(limit: Int, durationMicros: Int64)
 
@@ -45,8 +40,20 @@ public enum UpstreamResult: Sendable, Equatable {
         case .response(_, _, let micros), .timeout(let micros), .unreachable(_, let micros),
             .tooLarge(_, let micros):
             micros
-        case .notSent, .stopped: 0
-        case .expired(let micros): micros
+        case .notSent(.waitedPastTimeout(let micros)): micros
+        case .notSent: 0
         }
     }
+}
+
+/// Why a request was never sent to the upstream.
+public enum UpstreamNotSent: Sendable, Equatable {
+    /// As many requests as the client keeps were already waiting (an upstream slower than the
+    /// traffic must not make the server hold an ever longer queue).
+    case queueFull(waiting: Int)
+    /// The server was stopping when its turn came.
+    case stopping
+    /// It waited its whole timeout for a free connection (an upstream slower than the traffic);
+    /// sending it then would keep its journal entry waiting past the timeout.
+    case waitedPastTimeout(micros: Int64)
 }

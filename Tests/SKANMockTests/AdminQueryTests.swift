@@ -31,11 +31,11 @@ struct AdminQueryTests {
 @Suite("Form bodies")
 struct FormBodyTests {
     @Test func acceptsFormOrUnlabelledBodiesOnly() {
-        #expect(SingularEndpoints.isFormEncoded(nil))
-        #expect(SingularEndpoints.isFormEncoded("application/x-www-form-urlencoded"))
-        #expect(SingularEndpoints.isFormEncoded("Application/X-WWW-Form-Urlencoded; charset=utf-8"))
-        #expect(!SingularEndpoints.isFormEncoded("application/json"))
-        #expect(!SingularEndpoints.isFormEncoded("multipart/form-data; boundary=x"))
+        #expect(SingularExchange.isFormEncoded(nil))
+        #expect(SingularExchange.isFormEncoded("application/x-www-form-urlencoded"))
+        #expect(SingularExchange.isFormEncoded("Application/X-WWW-Form-Urlencoded; charset=utf-8"))
+        #expect(!SingularExchange.isFormEncoded("application/json"))
+        #expect(!SingularExchange.isFormEncoded("multipart/form-data; boundary=x"))
     }
 }
 

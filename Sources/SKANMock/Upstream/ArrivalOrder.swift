@@ -3,9 +3,10 @@ import SystemPOSIX
 /// Runs completions in the order their requests arrived, whatever order they come in: shadow mode
 /// journals a request when the upstream has answered it, and the upstream answers in its own order,
 /// but `--resume` and `skan-mock report` rebuild a device from its journal lines in id order, which
-/// must be the order the device's requests were answered (its state changed at arrival). Each
-/// completion waits at most for the ones that arrived before it, and every exchange ends within
-/// the upstream timeout, so the wait is bounded by it.
+/// must be the order the device's requests were answered (its state changed at arrival): they rely
+/// on journal order being arrival order. Each completion waits at most for the ones that arrived
+/// before it, and every exchange ends within the upstream timeout, so the wait is bounded by it
+/// (and by an injected delay of the answer, which the entry waits for: `ShadowComparison`).
 ///
 /// Completions run under the lock, one at a time in ticket order; they must not call back in.
 final class ArrivalOrder: Sendable {

@@ -4,8 +4,17 @@ import SystemPOSIX
 /// Answers an injected `delay` fault holds back, until their timer fires or the server stops. A
 /// delayed answer is journaled when it is sent, not when it was decided, so that a server stopped
 /// during the delay does not leave a journal saying 200 for an answer the client never got: at
-/// stop, each one still waiting is finished as not answered.
+/// stop, each one still waiting is finished as not answered. Every mode's delayed answers wait
+/// here (`AnswerDelivery`), so the guarantee holds for all of them.
 final class PendingDelays: Sendable {
+    /// Runs `fire` after `milliseconds`: a dispatch timer in the server, the test's hand in tests.
+    typealias Timer = @Sendable (_ milliseconds: Int, _ fire: @escaping @Sendable () -> Void) -> Void
+
+    /// A timer on a global queue, never a blocked thread.
+    static let dispatchTimer: Timer = { milliseconds, fire in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: fire)
+    }
+
     private struct State {
         var next = 0
         var stopped = false
@@ -13,6 +22,11 @@ final class PendingDelays: Sendable {
     }
 
     private let state = Mutex(State())
+    private let timer: Timer
+
+    init(timer: @escaping Timer = PendingDelays.dispatchTimer) {
+        self.timer = timer
+    }
 
     /// Runs `finish(true)` after `milliseconds`, or `finish(false)` when the server stops first
     /// (at once if it has stopped already).
@@ -27,7 +41,7 @@ final class PendingDelays: Sendable {
             finish(false)
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+        timer(milliseconds) { [self] in
             state.withLock { $0.waiting.removeValue(forKey: id) }?(true)
         }
     }

@@ -1,0 +1,11 @@
+import SKANDomain
+
+/// Stage 2: who answers a request that reached an endpoint. A server has one, chosen from its
+/// options (`SingularEndpoints.source(for:)`): the model, a replay file before the model, the
+/// upstream (proxy), or the model compared with the upstream (shadow).
+protocol AnswerSource: Sendable {
+    /// Decides the answer to `exchange` and hands it to `answered`, once: at once on the
+    /// caller's thread, or later from another (a proxy waits for the upstream).
+    func answer(
+        _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void)
+}

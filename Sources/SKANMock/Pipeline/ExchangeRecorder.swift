@@ -1,0 +1,47 @@
+import SKANDomain
+
+/// Stage 4: the one place a request to Singular's side is journaled and counted, whatever
+/// answered it and however it went out. Each request is recorded exactly once: the journal's
+/// entry and the metrics' count always agree.
+struct ExchangeRecorder: Sendable {
+    let journal: Journal
+    let metrics: ServerMetrics
+
+    /// Records `answer` to `exchange` once it is known what became of it; a shadowed answer waits
+    /// for the upstream's reply too, and its turn in arrival order (`ShadowComparison`).
+    func record(_ exchange: SingularExchange, _ answer: SingularAnswer, _ result: AnswerDelivery.Result) {
+        guard let comparison = answer.comparison else {
+            write(exchange.request, answer, members: exchange.members + answer.members, result)
+            return
+        }
+        comparison.delivered(result) { result, addition in
+            var answer = answer
+            answer.outcome.findings += addition.findings
+            write(exchange.request, answer, members: exchange.members + answer.members + addition.members, result)
+        }
+    }
+
+    /// Records a request the HTTP layer refused before any stage saw it (400, 408, 413...).
+    func record(_ request: SKANRequest, refused answer: SingularAnswer, members: [JSONMember]) {
+        write(request, answer, members: members, .delivered)
+    }
+
+    private func write(
+        _ request: SKANRequest, _ answer: SingularAnswer, members: [JSONMember], _ result: AnswerDelivery.Result
+    ) {
+        var status = answer.status
+        var body = answer.body
+        var members = members
+        if case .notSent(let why) = result {
+            status = 0
+            body = []
+            members.append(JSONMember("not_sent", .string(why)))
+        }
+        journal.record(
+            request: request, outcome: answer.outcome, status: status, body: body,
+            durationMicros: answer.durationMicros, extra: members)
+        metrics.record(
+            endpoint: answer.outcome.endpoint, status: status, findings: answer.outcome.findings,
+            durationMicros: answer.durationMicros, fault: answer.faultName)
+    }
+}

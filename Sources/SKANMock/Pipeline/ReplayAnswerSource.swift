@@ -1,0 +1,37 @@
+import SKANDomain
+
+/// `--replay`: a recorded answer for this device and state is production's, served as recorded;
+/// the model's is journaled beside it, and the device's state follows the recorded one (as in
+/// proxy mode). Faults do not replace a recorded answer. A request the recording does not hold
+/// gets the model's answer, with a `not_recorded` finding that says why.
+struct ReplayAnswerSource: AnswerSource {
+    let replay: Replay
+    let model: ModelAnswerSource
+
+    private var context: AppContext { model.context }
+
+    func answer(
+        _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
+    ) {
+        let device = CommonParameters(exchange.request.parameters).device(for: endpoint)
+        let key = ReplayKey(
+            endpoint: endpoint, parameters: exchange.request.parameters,
+            nowMilliseconds: context.clock.nowMilliseconds())
+        guard let key, let recorded = replay.take(device: device, key: key) else {
+            let notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
+            answered(
+                model.answer(
+                    exchange, endpoint: endpoint, findings: notRecorded.map { [$0] } ?? [],
+                    members: [JSONMember("replayed", .bool(false))]))
+            return
+        }
+        let adopted = AppliedAnswer(status: recorded.status, body: recorded.body) ?? AppliedAnswer(ok: false)
+        let outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
+        var members = [JSONMember("replayed", .bool(true)), SingularAnswer.modelMember(outcome)]
+        if let id = recorded.journalId { members.append(JSONMember("recorded_id", .int(id))) }
+        answered(
+            SingularAnswer(
+                outcome: outcome, status: recorded.status, body: recorded.body, members: members,
+                durationMicros: exchange.elapsedMicros))
+    }
+}

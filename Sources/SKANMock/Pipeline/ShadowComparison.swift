@@ -1,0 +1,66 @@
+import SKANDomain
+import SystemPOSIX
+
+/// A shadowed request's journal entry needs two things that come in either order: what became of
+/// its answer (delivered, or not sent at a stop) and the upstream's reply (or failure). The reply
+/// takes its turn in `ArrivalOrder`, so entries are recorded in the order their requests arrived,
+/// whatever order the upstream answers in. An answer held back by an injected delay is recorded
+/// when it is sent, as in every mode (`AnswerDelivery`): it never holds back the entries after it.
+final class ShadowComparison: Sendable {
+    /// What the upstream's reply adds to the entry.
+    struct Addition: Sendable {
+        var findings: [ValidationFinding]
+        var members: [JSONMember]
+    }
+
+    typealias Record = @Sendable (AnswerDelivery.Result, Addition) -> Void
+
+    private struct State {
+        var addition: Addition?
+        /// The reply's turn in arrival order has come.
+        var turnCame = false
+        var delivered: (AnswerDelivery.Result, Record)?
+        var recorded = false
+
+        /// The entry's parts, once all are in and the turn has come; nil before, and after.
+        mutating func takeWhole() -> (AnswerDelivery.Result, Record, Addition)? {
+            guard !recorded, turnCame, let addition, let (result, record) = delivered else { return nil }
+            recorded = true
+            return (result, record, addition)
+        }
+    }
+
+    private let state = Mutex(State())
+    private let arrivals: ArrivalOrder
+    private let ticket: Int
+
+    /// Takes the request's place in arrival order: call it when the request arrives.
+    init(arrivals: ArrivalOrder) {
+        self.arrivals = arrivals
+        ticket = arrivals.ticket()
+    }
+
+    /// The upstream replied; what it adds to the entry. The entry is recorded in its turn if its
+    /// answer was delivered by then.
+    func upstreamReplied(_ addition: Addition) {
+        state.withLock { $0.addition = addition }
+        arrivals.complete(ticket) { [state] in
+            if let (result, record, addition) = state.withLock({ state in
+                state.turnCame = true
+                return state.takeWhole()
+            }) {
+                record(result, addition)
+            }
+        }
+    }
+
+    /// The answer was delivered (or not); `record` writes the entry once the reply is in too.
+    func delivered(_ result: AnswerDelivery.Result, record: @escaping Record) {
+        if let (result, record, addition) = state.withLock({ state in
+            state.delivered = (result, record)
+            return state.takeWhole()
+        }) {
+            record(result, addition)
+        }
+    }
+}

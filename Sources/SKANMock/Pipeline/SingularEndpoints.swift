@@ -1,0 +1,101 @@
+import HTTPCore
+import SKANDomain
+
+/// Everything that is not `/__admin`: Singular's endpoints (SPEC §1), their aliases, and every
+/// other path, in four stages that each do one thing whatever the mode:
+/// 1. read the request once (`SingularExchange`), and refuse a wrong path, method or body type;
+/// 2. the answer source the server was started with decides the answer (`AnswerSource`: the
+///    model, a replay file, the upstream as a proxy, or the model shadowed by the upstream);
+/// 3. deliver it: now, after an injected delay, or as a dropped connection (`AnswerDelivery`);
+/// 4. record it: journal and metrics, once (`ExchangeRecorder`).
+/// Whatever the outcome (an answer, a 404 for a wrong URL, a 405, a 415 for a JSON body, an
+/// injected fault), the request is journaled and counted, so a QA engineer sees what the app
+/// really sent.
+///
+/// Journal order: an entry's id is its place in the order the devices' states changed, which
+/// `--resume` and `skan-mock report` rely on when they rebuild a device from its entries in id
+/// order. With the model, a replay file or a shadowing upstream that is the order requests
+/// arrived in, whatever order the upstream answers in; in proxy mode a request changes its
+/// device when the upstream's answer comes, and is journaled then.
+struct SingularEndpoints: Sendable {
+    let context: AppContext
+    let routes: SingularRoutes
+    private let source: any AnswerSource
+    private let delivery: AnswerDelivery
+    private let recorder: ExchangeRecorder
+
+    static let allowedMethods: Set<HTTPMethod> = [.get, .head, .post]
+
+    init(context: AppContext, routes: SingularRoutes) {
+        self.context = context
+        self.routes = routes
+        source = Self.source(for: context)
+        delivery = AnswerDelivery(delays: context.delays)
+        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics)
+    }
+
+    /// The server's one answer source, from its options.
+    static func source(for context: AppContext) -> any AnswerSource {
+        let model = ModelAnswerSource(context: context)
+        if let upstream = context.upstream {
+            switch upstream.options.mode {
+            case .proxy: return ProxyAnswerSource(context: context, upstream: upstream)
+            case .shadow: return ShadowAnswerSource(model: model, upstream: upstream)
+            }
+        }
+        if let replay = context.replay { return ReplayAnswerSource(replay: replay, model: model) }
+        return model
+    }
+
+    func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+        let exchange = SingularExchange(
+            request, routes: routes, clockOffsetSeconds: context.clock.offsetSeconds,
+            started: MonotonicClock.microseconds())
+        let (delivery, recorder) = (self.delivery, self.recorder)
+        switch exchange.admission(listing: routes.listing) {
+        case .refused(let refusal):
+            let answer = SingularAnswer.refused(refusal, exchange, nowMilliseconds: context.clock.nowMilliseconds())
+            delivery.deliver(answer, to: writer) { recorder.record(exchange, answer, $0) }
+        case .admitted(let endpoint):
+            source.answer(exchange, endpoint: endpoint) { answer in
+                delivery.deliver(answer, to: writer) { recorder.record(exchange, answer, $0) }
+            }
+        }
+    }
+
+    /// Journals an answer the server gave on its own (400, 408, 413, 414, 431) to a request for one
+    /// of the endpoints, with the finding that says what happened: the client never learns why
+    /// from Singular's shape alone, and the QA engineer sees the request that did not make it.
+    func journal(_ refusal: HTTPRefusal) {
+        let path = String(refusal.path)
+        guard let route = routes.route(at: path) else { return }
+        var parameters = RequestParameters(reservingBytes: refusal.query.utf8.count)
+        FormURLEncoding.forEachField(refusal.query) { parameters.append(name: $0, value: $1) }
+        for parameter in route.added { parameters.addIfAbsent(name: parameter.name, value: parameter.value) }
+        let request = SKANRequest(
+            method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
+        let code: FindingCode =
+            switch refusal.status.code {
+            case 408: .requestTimeout
+            case 413, 414, 431: .requestTooLarge
+            default: .malformedRequest
+            }
+        let message =
+            "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
+            + (code == .requestTimeout && !refusal.headers.isEmpty
+                ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)"
+                : "")
+        let finding = ValidationFinding(param: "request", code: code, message: message)
+        let body = SKANResponse.error(refusal.reason)
+        let outcome = SKANOutcome.refused(
+            route.endpoint, request, status: refusal.status.code, body: body,
+            findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+        recorder.record(
+            request,
+            refused: SingularAnswer(outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0),
+            members: [
+                JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)),
+                SingularExchange.tls(refusal.tlsVersion)
+            ])
+    }
+}

@@ -1,0 +1,105 @@
+import HTTPCore
+import SKANDomain
+
+/// Stage 1 of a request to Singular's side: the request read once, into everything the later
+/// stages use (the route and endpoint, the parameters with what an alias adds, the journal's own
+/// members), and the first reason, if any, that it cannot be answered at all.
+struct SingularExchange: Sendable {
+    /// The request as received: a proxy or shadow forwards it as it came.
+    let http: HTTPRequest
+    /// When it arrived (monotonic microseconds): every duration counts from here.
+    let started: Int64
+    let path: String
+    let route: SingularRoutes.Route?
+    /// The parameters as received (query, then a form body), with an alias's additions.
+    let request: SKANRequest
+    /// The body is a form, or empty: anything else is refused (`refusal`).
+    let bodyIsForm: Bool
+    /// What every entry of this request carries before its answer's members: the time-travel
+    /// offset, `tls`, and `route_params` when an alias added some.
+    let members: [JSONMember]
+
+    init(_ http: HTTPRequest, routes: SingularRoutes, clockOffsetSeconds: Int64, started: Int64) {
+        self.http = http
+        self.started = started
+        path = String(http.path)
+        route = routes.route(at: path)
+        let query = http.query
+        bodyIsForm = http.body.isEmpty || Self.isFormEncoded(http.headers["Content-Type"])
+        let formBody = bodyIsForm ? http.body : []
+        var parameters = RequestParameters(reservingBytes: query.utf8.count + formBody.count)
+        FormURLEncoding.forEachField(query) { parameters.append(name: $0, value: $1) }
+        if !formBody.isEmpty { FormURLEncoding.forEachField(formBody) { parameters.append(name: $0, value: $1) } }
+        // An alias adds what the app's back end would (the client's own value wins), and the
+        // journal says which were added, apart from the parameters as sent.
+        var added: [JSONMember] = []
+        for parameter in route?.added ?? [] where parameters.addIfAbsent(name: parameter.name, value: parameter.value) {
+            added.append(JSONMember(parameter.name, .string(parameter.value)))
+        }
+        request = SKANRequest(
+            method: http.method.rawValue, path: path, remote: http.remoteAddress, parameters: parameters)
+        members =
+            [JSONMember("clock_offset_s", .int(clockOffsetSeconds)), Self.tls(http.tlsVersion)]
+            + (added.isEmpty ? [] : [JSONMember("route_params", .object(added))])
+    }
+
+    /// The endpoint the path serves; nil for a path no endpoint serves.
+    var endpoint: SKANEndpoint? { route?.endpoint }
+
+    /// What a route alias adds, for the upstream too.
+    var added: [RouteAlias.Parameter] { route?.added ?? [] }
+
+    /// Microseconds since the request arrived.
+    var elapsedMicros: Int64 { MonotonicClock.microseconds() - started }
+
+    /// Whether an endpoint answers the request.
+    enum Admission: Sendable {
+        case admitted(SKANEndpoint)
+        /// An HTTP-level refusal instead of an answer.
+        case refused(SingularAnswer.Refusal)
+    }
+
+    /// The endpoint that answers the request, or why it is refused, checked in this order: the
+    /// route (a wrong URL in the app or its back end), the method, the body type (Singular
+    /// documents query parameters; a JSON body is a client mistake).
+    func admission(listing: String) -> Admission {
+        guard let endpoint else {
+            let reason = "no Singular endpoint at \(path); skan-mock serves \(listing)"
+            return .refused(
+                .init(
+                    endpoint: .unmatched, status: .notFound, reason: reason,
+                    finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason)))
+        }
+        guard SingularEndpoints.allowedMethods.contains(http.method) else {
+            let reason =
+                "method \(http.method) not allowed on \(path); Singular's endpoints take GET (and POST with a form body)"
+            return .refused(
+                .init(
+                    endpoint: endpoint, status: .methodNotAllowed, reason: reason,
+                    finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
+                    allow: "GET, HEAD, POST"))
+        }
+        guard bodyIsForm else {
+            let type = http.headers["Content-Type"] ?? "no Content-Type"
+            let reason =
+                "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
+            return .refused(
+                .init(
+                    endpoint: endpoint, status: .unsupportedMediaType, reason: reason,
+                    finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason)))
+        }
+        return .admitted(endpoint)
+    }
+
+    /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.
+    static func tls(_ version: String?) -> JSONMember {
+        JSONMember("tls", version.map { .string($0) } ?? .null)
+    }
+
+    /// A form body says so, or says nothing (as `curl -d` and many scripts do not).
+    static func isFormEncoded(_ contentType: String?) -> Bool {
+        guard let contentType else { return true }
+        let mediaType = contentType.split(separator: ";").first?.trimmingASCIIWhitespace() ?? ""
+        return mediaType.lowercased() == "application/x-www-form-urlencoded"
+    }
+}
