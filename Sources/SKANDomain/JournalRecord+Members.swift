@@ -28,6 +28,11 @@ extension JournalRecord {
         JSONMember(Field.replayed, .bool(replayed))
     }
 
+    /// Why the answer was never sent (the server stopped during its delay); the entry's status is 0.
+    public static func notSentMember(_ why: String) -> JSONMember {
+        JSONMember(Field.notSent, .string(why))
+    }
+
     /// The id of the journal entry a replayed answer was recorded from.
     public static func recordedIdMember(_ id: Int64) -> JSONMember {
         JSONMember(Field.recordedId, .int(id))

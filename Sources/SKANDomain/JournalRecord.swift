@@ -37,6 +37,10 @@ public struct JournalRecord: Sendable {
     public var model: Answer?
     /// Whether a replay file gave the answer (present only under `--replay`).
     public var replayed: Bool?
+    /// The id of the entry a replayed answer was recorded from.
+    public var recordedId: Int64?
+    /// Why the answer was never sent (the server stopped during its delay).
+    public var notSent: String?
 
     /// A finding as the journal holds it. The code is kept as written, so a line from a newer
     /// version with a code this one does not know still reads.
@@ -152,6 +156,7 @@ extension JournalRecord {
         public static let model = "model"
         public static let replayed = "replayed"
         public static let recordedId = "recorded_id"
+        public static let notSent = "not_sent"
         /// In `response`, `model` and `upstream`.
         public static let status = "status"
         public static let body = "body"
@@ -232,6 +237,8 @@ extension JournalRecord {
             }
         }
         model = try Self.answer(json, F.model, "$")
+        recordedId = try Self.integer(json, F.recordedId, "$")
+        notSent = try Self.string(json, F.notSent, "$")
         if let replayed = json[F.replayed], !replayed.isNull {
             guard let flag = replayed.boolValue else { throw Self.typeProblem("$.replayed", "true or false", replayed) }
             self.replayed = flag

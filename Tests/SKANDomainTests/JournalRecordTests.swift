@@ -41,7 +41,8 @@ import Testing
                 JournalRecord.upstreamMember(
                     .answered(.init(status: 200, body: [0x7B, 0xFF, 0x7D]), durationMicros: 900)),
                 JournalRecord.modelMember(.init(status: 200, body: Array(#"{"status":"ok"}"#.utf8))),
-                JournalRecord.replayedMember(false)
+                JournalRecord.replayedMember(true), JournalRecord.recordedIdMember(12),
+                JournalRecord.notSentMember("the server stopped during the delay")
             ], status: 503, body: Array("down".utf8))
         #expect(record.id == 1)
         #expect(record.time == T0 * 1000 + 250)
@@ -63,7 +64,9 @@ import Testing
         #expect(record.fault == .init(type: "status", delayMilliseconds: 1500))
         #expect(record.upstream == .answered(.init(status: 200, body: [0x7B, 0xFF, 0x7D]), durationMicros: 900))
         #expect(record.model == .init(status: 200, body: Array(#"{"status":"ok"}"#.utf8)))
-        #expect(record.replayed == false)
+        #expect(record.replayed == true)
+        #expect(record.recordedId == 12)
+        #expect(record.notSent == "the server stopped during the delay")
     }
 
     @Test func anUpstreamThatDidNotAnswerReadsBack() throws {

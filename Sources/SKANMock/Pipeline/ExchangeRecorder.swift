@@ -35,7 +35,7 @@ struct ExchangeRecorder: Sendable {
         if case .notSent(let why) = result {
             status = 0
             body = []
-            members.append(JSONMember("not_sent", .string(why)))
+            members.append(JournalRecord.notSentMember(why))
         }
         journal.record(
             request: request, outcome: answer.outcome, status: status, body: body,

@@ -39,7 +39,7 @@ struct ModelAnswerSource: AnswerSource {
             case .delay?, nil:
                 break
             }
-            members.append(JSONMember("fault", fault.json))
+            members.append(JSONMember(JournalRecord.Field.fault, fault.json))
         }
         return SingularAnswer(
             outcome: outcome, status: status, body: body, members: members, durationMicros: exchange.elapsedMicros,

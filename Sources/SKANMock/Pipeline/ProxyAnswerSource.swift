@@ -31,7 +31,7 @@ struct ProxyAnswerSource: AnswerSource {
             outcome.findings += reply.findings(comparedWith: outcome, service: context.service)
             answered(
                 SingularAnswer(
-                    outcome: outcome, status: status, body: body, members: [JSONMember("upstream", reply.json), model],
+                    outcome: outcome, status: status, body: body, members: [reply.member, model],
                     durationMicros: exchange.elapsedMicros))
         }
     }

@@ -22,13 +22,13 @@ struct ReplayAnswerSource: AnswerSource {
             answered(
                 model.answer(
                     exchange, endpoint: endpoint, findings: notRecorded.map { [$0] } ?? [],
-                    members: [JSONMember("replayed", .bool(false))]))
+                    members: [JournalRecord.replayedMember(false)]))
             return
         }
         let adopted = AppliedAnswer(status: recorded.status, body: recorded.body) ?? AppliedAnswer(ok: false)
         let outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
-        var members = [JSONMember("replayed", .bool(true)), SingularAnswer.modelMember(outcome)]
-        if let id = recorded.journalId { members.append(JSONMember("recorded_id", .int(id))) }
+        var members = [JournalRecord.replayedMember(true), SingularAnswer.modelMember(outcome)]
+        if let id = recorded.journalId { members.append(JournalRecord.recordedIdMember(id)) }
         answered(
             SingularAnswer(
                 outcome: outcome, status: recorded.status, body: recorded.body, members: members,

@@ -22,7 +22,7 @@ struct ShadowAnswerSource: AnswerSource {
             comparison.upstreamReplied(
                 .init(
                     findings: reply.findings(comparedWith: outcome, service: service),
-                    members: [JSONMember("upstream", reply.json)]))
+                    members: [reply.member]))
         }
     }
 }

@@ -56,11 +56,6 @@ struct SingularAnswer: Sendable {
 
     /// `"model": {"status", "body"}`: what the model would have answered, where another answered.
     static func modelMember(_ outcome: SKANOutcome) -> JSONMember {
-        JSONMember(
-            "model",
-            .object([
-                JSONMember("status", .int(Int64(outcome.status))),
-                JSONMember("body", .string(String(decoding: outcome.body, as: UTF8.self)))
-            ]))
+        JournalRecord.modelMember(.init(status: outcome.status, body: outcome.body))
     }
 }

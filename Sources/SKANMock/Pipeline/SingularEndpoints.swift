@@ -94,7 +94,7 @@ struct SingularEndpoints: Sendable {
             request,
             refused: SingularAnswer(outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0),
             members: [
-                JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)),
+                JournalRecord.clockOffsetMember(context.clock.offsetSeconds),
                 SingularExchange.tls(refusal.tlsVersion)
             ])
     }

@@ -32,15 +32,15 @@ struct SingularExchange: Sendable {
         if !formBody.isEmpty { FormURLEncoding.forEachField(formBody) { parameters.append(name: $0, value: $1) } }
         // An alias adds what the app's back end would (the client's own value wins), and the
         // journal says which were added, apart from the parameters as sent.
-        var added: [JSONMember] = []
+        var added: [(name: String, value: String)] = []
         for parameter in route?.added ?? [] where parameters.addIfAbsent(name: parameter.name, value: parameter.value) {
-            added.append(JSONMember(parameter.name, .string(parameter.value)))
+            added.append((parameter.name, parameter.value))
         }
         request = SKANRequest(
             method: http.method.rawValue, path: path, remote: http.remoteAddress, parameters: parameters)
         members =
-            [JSONMember("clock_offset_s", .int(clockOffsetSeconds)), Self.tls(http.tlsVersion)]
-            + (added.isEmpty ? [] : [JSONMember("route_params", .object(added))])
+            [JournalRecord.clockOffsetMember(clockOffsetSeconds), JournalRecord.tlsMember(http.tlsVersion)]
+            + (added.isEmpty ? [] : [JournalRecord.routeParamsMember(added)])
     }
 
     /// The endpoint the path serves; nil for a path no endpoint serves.
@@ -93,7 +93,7 @@ struct SingularExchange: Sendable {
 
     /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.
     static func tls(_ version: String?) -> JSONMember {
-        JSONMember("tls", version.map { .string($0) } ?? .null)
+        JournalRecord.tlsMember(version)
     }
 
     /// A form body says so, or says nothing (as `curl -d` and many scripts do not).

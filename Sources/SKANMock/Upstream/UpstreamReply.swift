@@ -93,23 +93,15 @@ enum UpstreamReply: Sendable, Equatable {
             durationMicros: 0)
     }
 
-    /// The journal entry's `upstream` member.
-    var json: JSONValue {
+    /// The journal entry's `upstream` member, written by the journal's codec (bytes kept exactly:
+    /// text when they are UTF-8, else base64, which a replay serves).
+    var member: JSONMember {
         switch self {
         case .answered(let status, let body, let micros):
-            // Bytes kept exactly: text when it is UTF-8, else base64 (a replay serves them).
-            .object([
-                JSONMember("status", .int(Int64(status))),
-                Base64.isUTF8(body)
-                    ? JSONMember("body", .string(String(decoding: body, as: UTF8.self)))
-                    : JSONMember("body_base64", .string(Base64.encode(body))),
-                JSONMember("duration_us", .int(micros))
-            ])
+            JournalRecord.upstreamMember(.answered(.init(status: status, body: body), durationMicros: micros))
         case .failed(let failure, let reason, let micros):
-            .object([
-                JSONMember("error", .string(failure.journalName)),
-                JSONMember("reason", .string(reason)), JSONMember("duration_us", .int(micros))
-            ])
+            JournalRecord.upstreamMember(
+                .failed(error: failure.journalName, reason: reason, durationMicros: micros))
         }
     }
 
