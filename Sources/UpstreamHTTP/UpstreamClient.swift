@@ -134,9 +134,10 @@ public final class UpstreamClient: Sendable {
     private final class CurlMulti: @unchecked Sendable {
         let handle: UnsafeMutableRawPointer
         private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
-        /// Easy handles of finished transfers, reset and kept for the next ones: making one per
-        /// request costs more than the request's own work in libcurl.
-        private var spare: [UnsafeMutableRawPointer] = []
+        /// Easy handles of finished transfers, kept for the next ones: making one per request costs
+        /// more than the request's own work in libcurl. `plain`: its last transfer was a GET
+        /// without a body, so a GET can reuse it as it is, without a reset and every option again.
+        private var spare: [(easy: UnsafeMutableRawPointer, plain: Bool)] = []
         private static let spareLimit = 64
 
         init() {
@@ -168,8 +169,7 @@ public final class UpstreamClient: Sendable {
                     }
                     request.timeoutSeconds = left
                     let transfer = Transfer(
-                        request: request, easy: spare.popLast() ?? curl_easy_init(), caFile: caFile,
-                        completion: completion)
+                        request: request, handle: spare.popLast(), caFile: caFile, completion: completion)
                     transfers[transfer.easy] = transfer
                     curl_multi_add_handle(handle, transfer.easy)
                 }
@@ -185,8 +185,7 @@ public final class UpstreamClient: Sendable {
                     curl_multi_remove_handle(handle, easy)
                     transfer.releaseRequest()
                     if spare.count < Self.spareLimit {
-                        curl_easy_reset(easy)
-                        spare.append(easy)
+                        spare.append((easy, transfer.plain))
                     } else {
                         curl_easy_cleanup(easy)
                     }
@@ -202,7 +201,7 @@ public final class UpstreamClient: Sendable {
                 }
                 if idle { curl_multi_poll(handle, nil, 0, 1000, nil) } else { curl_multi_poll(handle, nil, 0, 0, nil) }
             }
-            for easy in spare { curl_easy_cleanup(easy) }
+            for (easy, _) in spare { curl_easy_cleanup(easy) }
             spare.removeAll()
             curl_multi_cleanup(handle)
         }
@@ -211,6 +210,9 @@ public final class UpstreamClient: Sendable {
     /// One request on the wire: its easy handle, headers and the body coming back.
     private final class Transfer: @unchecked Sendable {
         let easy: UnsafeMutableRawPointer
+        /// A GET without a body: its handle can serve the next such request with only the options
+        /// that change per request set again.
+        let plain: Bool
         let completion: @Sendable (UpstreamResult) -> Void
         private var headers: UnsafeMutablePointer<curl_slist>?
         private var body: [UInt8] = []
@@ -219,17 +221,28 @@ public final class UpstreamClient: Sendable {
         private let started = DispatchTime.now().uptimeNanoseconds
 
         init(
-            request: UpstreamRequest, easy: UnsafeMutableRawPointer, caFile: String?,
+            request: UpstreamRequest, handle: (easy: UnsafeMutableRawPointer, plain: Bool)?, caFile: String?,
             completion: @escaping @Sendable (UpstreamResult) -> Void
         ) {
+            let easy = handle?.easy ?? curl_easy_init()!
             self.easy = easy
             self.completion = completion
-            skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
+            plain = request.method == "GET" && request.body.isEmpty
+            // A spare handle keeps every option of its last transfer: one that was a plain GET
+            // serves another as it is (URL, timeout, headers and the body's owner set again
+            // below); any other is reset first, so that no method or body carries over.
+            if let handle, handle.plain && plain {
+                Self.setPerRequest(easy, request)
+                skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+                setHeaders(request)
+                return
+            }
+            if handle != nil { curl_easy_reset(easy) }
+            Self.setPerRequest(easy, request)
             // Only the configured upstream is ever contacted: no redirects, HTTP(S) only.
             skan_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
             skan_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
             skan_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-            skan_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
             skan_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
             skan_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
             if let caFile {
@@ -251,12 +264,22 @@ public final class UpstreamClient: Sendable {
                 }
                 if request.method != "POST" { skan_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
             }
+            setHeaders(request)
+            skan_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, Transfer.receive)
+            skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+        }
+
+        /// What differs from one request to the next, whatever the handle's past.
+        private static func setPerRequest(_ easy: UnsafeMutableRawPointer, _ request: UpstreamRequest) {
+            skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
+            skan_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
+        }
+
+        private func setHeaders(_ request: UpstreamRequest) {
             // No "Expect: 100-continue" round trip for small form bodies.
             headers = curl_slist_append(headers, "Expect:")
             for header in request.headers { headers = curl_slist_append(headers, header) }
             skan_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
-            skan_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, Transfer.receive)
-            skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
         }
 
         /// The largest upstream body passed on (Singular's answers are under 200 bytes); a larger

@@ -171,6 +171,37 @@
             #expect(device["skan4"]?["p0"]?["last_returned"]?["fine"] == 0)
         }
 
+        /// The client keeps its libcurl handles between requests, and a handle whose last request
+        /// was a plain GET serves the next GET without a reset: nothing of a POST (method, body)
+        /// or of an earlier GET (query, headers) may carry over to the request after it.
+        @Test func reusedHandlesCarryNothingFromOneRequestToTheNext() throws {
+            let production = try TestSKANMock()
+            let mock = try mock(upstream: "http://127.0.0.1:\(production.server.port)", mode: .proxy)
+            let identity = "a=k&p=iOS&i=com.x&idfv=REUSE"
+            let form = ["Content-Type: application/x-www-form-urlencoded"]
+            let sent: [(method: String, query: String, body: String?)] = [
+                ("GET", "\(identity)&n=first", nil),
+                ("POST", identity, "n=second&extra=1"),
+                ("GET", "\(identity)&n=third", nil),
+                ("GET", "\(identity)&n=fourth", nil),
+                ("POST", identity, "n=fifth"),
+                ("GET", "\(identity)&n=sixth", nil)
+            ]
+            for request in sent {
+                let response = try mock.client.request(
+                    request.method, mock.url("/api/v1/evt?\(request.query)"), body: request.body.map { Array($0.utf8) },
+                    headers: request.body == nil ? [] : form)
+                #expect(response.status == 200)
+            }
+            let forwarded = try production.journal("device=REUSE")
+            #expect(forwarded.map { $0["method"]?.stringValue } == sent.map(\.method))
+            #expect(
+                forwarded.map { $0["params"]?["n"]?.stringValue }
+                    == ["first", "second", "third", "fourth", "fifth", "sixth"])
+            // Only the POST that sent it has `extra`.
+            #expect(forwarded.map { $0["params"]?["extra"] != nil } == [false, true, false, false, false, false])
+        }
+
         @Test func proxyAnswers502InSingularsShapeWhenTheUpstreamIsDown() throws {
             let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
             let port = System.localPort(listener)
