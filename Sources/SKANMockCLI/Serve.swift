@@ -177,8 +177,6 @@ struct Serve: ParsableCommand {
     var pidFile: String?
 
     func run() throws {
-        // Before any thread allocates: the event loops and the journal share one malloc arena.
-        System.useOneMallocArena()
         System.ignoreFileSizeLimit()
         let options: ServerOptions
         do {
@@ -187,6 +185,13 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
+        // Before the server's threads allocate. Serving from the model, the event loops and the
+        // journal's writer share one malloc arena: entries allocated on one thread and freed on
+        // another would fragment several (memory). With an upstream, libcurl's thread and the
+        // completions allocate on every request too, and one arena's lock is the bottleneck
+        // (Benchmarks/results.md, issue 32 round 2: 7 futex calls per shadowed request against
+        // 0.3, and a third fewer requests served): glibc's arena per thread, then.
+        if options.upstream == nil { System.useOneMallocArena() }
         if adminToken?.isEmpty == true {
             StandardStreams.error(
                 "skan-mock: --admin-token is empty, so the admin API takes no token (as with SKAN_MOCK_ADMIN_TOKEN unset)"

@@ -177,6 +177,9 @@ public final class UpstreamClient: Sendable {
                 var running: Int32 = 0
                 curl_multi_perform(handle, &running)
                 var left: Int32 = 0
+                // The transfers that ended in this turn complete in one block: one hand-over (and
+                // at most one thread woken) for all of them, not one each.
+                var ended: [(Transfer, UpstreamResult)] = []
                 while let message = curl_multi_info_read(handle, &left) {
                     guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                         let transfer = transfers.removeValue(forKey: easy)
@@ -189,7 +192,10 @@ public final class UpstreamClient: Sendable {
                     } else {
                         curl_easy_cleanup(easy)
                     }
-                    completions.async { transfer.completion(result) }
+                    ended.append((transfer, result))
+                }
+                if !ended.isEmpty {
+                    completions.async { [ended] in for (transfer, result) in ended { transfer.completion(result) } }
                 }
                 // Waits in the poll unless there are requests it can start now; a new request wakes
                 // it only if it could start (at `maxInFlight`, a transfer ending wakes it anyway).
