@@ -49,16 +49,34 @@ final class Upstream: Sendable {
     /// A `#` in the query as received is written `%23`: in a URL it would start a fragment, which
     /// no client sends, and the upstream would get the query cut there. `%23` decodes to the same
     /// parameters that skan-mock read, which is what the upstream must judge.
-    func url(for endpoint: SKANEndpoint, query: String, added: [RouteAlias.Parameter]) -> String {
-        // Searched as bytes: `String.contains` walks grapheme clusters, 5% of the CPU in shadow mode.
-        var query =
-            query.utf8.contains(UInt8(ascii: "#"))
-            ? query.split(separator: "#", omittingEmptySubsequences: false).joined(separator: "%23") : query
-        for parameter in added {
-            if !query.isEmpty { query += "&" }
-            query += FormURLEncoding.encode(parameter.name) + "=" + FormURLEncoding.encode(parameter.value)
+    func url(for endpoint: SKANEndpoint, query: Substring, added: [RouteAlias.Parameter]) -> String {
+        // Built as bytes in one buffer sized up front: a 1 KB query walked as a String view and
+        // joined with `+` was 7% of an event loop's CPU in shadow mode.
+        let addedQuery = added.map { FormURLEncoding.encode($0.name) + "=" + FormURLEncoding.encode($0.value) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            options.baseURL.utf8.count + endpoint.path.utf8.count + query.utf8.count + 2
+                + addedQuery.reduce(0) { $0 + $1.utf8.count + 1 })
+        bytes += options.baseURL.utf8
+        bytes += endpoint.path.utf8
+        if !query.isEmpty {
+            bytes.append(UInt8(ascii: "?"))
+            var query = query
+            query.withUTF8 { query in
+                var start = 0
+                while let hash = query[start...].firstIndex(of: UInt8(ascii: "#")) {
+                    bytes += query[start..<hash]
+                    bytes += "%23".utf8
+                    start = hash + 1
+                }
+                bytes += query[start...]
+            }
         }
-        return options.baseURL + endpoint.path + (query.isEmpty ? "" : "?" + query)
+        for parameter in addedQuery {
+            bytes.append(UInt8(ascii: bytes.count > options.baseURL.utf8.count + endpoint.path.utf8.count ? "&" : "?"))
+            bytes += parameter.utf8
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// What goes to the upstream for `request`: its method, the upstream's URL, the forwarded
@@ -70,7 +88,7 @@ final class Upstream: Sendable {
             Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
             + ["Via: " + (request.headers["Via"].map { $0 + ", " } ?? "") + Self.via]
         return UpstreamExchange(
-            method: request.method.rawValue, url: url(for: endpoint, query: String(request.query), added: added),
+            method: request.method.rawValue, url: url(for: endpoint, query: request.query, added: added),
             headers: headers, body: request.body, timeoutSeconds: options.timeoutSeconds)
     }
 
