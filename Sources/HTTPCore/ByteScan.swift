@@ -58,6 +58,32 @@ enum ByteScan {
         }
     }
 
+    /// The index of the first byte of `set` in `bytes[from..<to]`, or `to`: a word at a time, the
+    /// match's place read from the lowest flagged byte (a borrow can only flag a byte above a true
+    /// match, never below it), so text dense with matches costs one word per match.
+    @inline(__always)
+    static func firstIndex(of set: Set, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        var i = from
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let p = set.patterns
+            func zero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & highs }
+            while i + 8 <= to {
+                // Little-endian load: byte k of the text is bits 8k...8k+7 of the word.
+                let x = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let found = zero(x ^ p.0) | zero(x ^ p.1) | zero(x ^ p.2) | zero(x ^ p.3)
+                if found != 0 { return i + found.trailingZeroBitCount / 8 }
+                i += 8
+            }
+            while i < to {
+                let b = UInt64(bytes[i]) &* ones
+                if b == p.0 || b == p.1 || b == p.2 || b == p.3 { return i }
+                i += 1
+            }
+        }
+        return to
+    }
+
     /// Whether any of the eight bytes at `bytes[at...]` is in `set` (the caller checks that eight are there).
     @inline(__always)
     static func hasAny(of set: Set, in bytes: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {

@@ -61,16 +61,18 @@ public enum FormURLEncoding {
                 var stop = start
                 var equals = -1
                 var escaped = false
-                while stop < end {
-                    // Eight plain bytes at a time (letters, digits, `_`, `-`, `.`: most of a query).
-                    if stop + 8 <= end, !ByteScan.hasAny(of: special, in: utf8, at: stop) {
-                        stop += 8
-                        continue
-                    }
+                // From one special byte to the next, a word at a time (the plain runs between them
+                // are most of a query; percent-encoded JSON has one every three bytes).
+                while true {
+                    stop = ByteScan.firstIndex(of: special, in: utf8, from: stop, to: end)
+                    guard stop < end else { break }
                     let byte = utf8[stop]
                     if byte == UInt8(ascii: "&") { break }
-                    if byte == UInt8(ascii: "=") && equals < 0 { equals = stop }
-                    if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") { escaped = true }
+                    if byte == UInt8(ascii: "=") {
+                        if equals < 0 { equals = stop }
+                    } else {
+                        escaped = true  // `%` or `+`
+                    }
                     stop += 1
                 }
                 if stop > start {

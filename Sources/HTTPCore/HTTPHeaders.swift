@@ -58,6 +58,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 extension StringProtocol {
     /// ASCII case-insensitive comparison, all that header names and tokens need; no locale, no allocation.
     func isEqualIgnoringASCIICase<Other: StringProtocol>(_ other: Other) -> Bool {
+        // Most names asked for are not the one at hand, and most differ in length.
+        guard utf8.count == other.utf8.count else { return false }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
