@@ -62,13 +62,13 @@ public final class JournalEntry: Sendable {
         var findings = outcome?.findings ?? []
         let window = outcome?.window
         // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
-        // buffer never regrows; it is trimmed to size below, since 10,000 lines stay in memory.
+        // buffer never regrows.
         let parameterBytes = request.parameters.byteCount + 8 * request.parameters.count
         var w = JSONWriter(capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count)
         w.raw("{\"id\":")
         w.write(id)
         w.raw(",\"time\":\"")
-        RFC3339.append(milliseconds: timeMilliseconds, to: &w.bytes)
+        RFC3339.append(milliseconds: timeMilliseconds, to: &w)
         w.raw("\",\"method\":")
         w.write(request.method)
         w.raw(",\"path\":")
@@ -112,7 +112,8 @@ public final class JournalEntry: Sendable {
             w.write(member.value)
         }
         w.raw("}\n")
-        let line = w.bytes.capacity - w.bytes.count > 64 ? Array(w.bytes[...]) : w.bytes
+        // Exactly its size: 10,000 lines stay in memory.
+        let line = w.bytes
         return JournalEntry(
             id: id, endpoint: endpoint, device: device, event: event, window: window,
             hasIssues: !findings.isEmpty, line: line)

@@ -71,7 +71,7 @@ public struct JournalPage: Sendable {
         w.raw("{\"requests\":[")
         for (n, e) in entries.enumerated() {
             if n > 0 { w.raw(",") }
-            w.bytes.append(contentsOf: e.jsonBytes)
+            w.append(contentsOf: e.jsonBytes)
         }
         w.raw("],\"total\":")
         w.write(Int64(total))

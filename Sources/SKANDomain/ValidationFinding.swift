@@ -102,7 +102,7 @@ public struct ValidationFinding: Sendable, Equatable, CustomStringConvertible {
         writer.raw("{\"param\":")
         writer.write(param)
         writer.raw(",\"code\":\"")
-        writer.bytes.append(contentsOf: code.rawValue.utf8)
+        writer.append(contentsOf: code.rawValue.utf8)
         writer.raw("\",\"message\":")
         writer.write(message)
         writer.raw("}")

@@ -89,6 +89,22 @@ import Testing
 }
 
 @Suite struct JSONWriterTests {
+    /// The writer keeps its bytes in memory of its own: a copy must not see what the other writes.
+    @Test func aCopiedWriterIsAValueOfItsOwn() {
+        var first = JSONWriter(capacity: 4)
+        first.raw("[1")
+        var second = first
+        second.raw(",2]")
+        first.raw("]")
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "[1]")
+        #expect(String(decoding: second.bytes, as: UTF8.self) == "[1,2]")
+        // Growing past the capacity given keeps what was written.
+        var long = JSONWriter(capacity: 1)
+        for n in 0..<100 { long.write(Int64(n)) }
+        #expect(String(decoding: long.bytes, as: UTF8.self) == (0..<100).map(String.init).joined())
+        #expect(long.count == long.bytes.count)
+    }
+
     func text(_ v: JSONValue) -> String { String(decoding: JSONWriter.serialize(v), as: UTF8.self) }
 
     @Test func writesScalars() {

@@ -4,7 +4,9 @@ import SKANDomain
 /// Stage 1 of a request to Singular's side: the request read once, into everything the later
 /// stages use (the route and endpoint, the parameters with what an alias adds, the journal's own
 /// members), and the first reason, if any, that it cannot be answered at all.
-struct SingularExchange: Sendable {
+/// A class: every stage and closure after this one holds it, and a struct this size (the request,
+/// its parameters, the members) cost 16 copies and their retains per request.
+final class SingularExchange: Sendable {
     /// The request as received: a proxy or shadow forwards it as it came.
     let http: HTTPRequest
     /// When it arrived (monotonic microseconds): every duration counts from here.
