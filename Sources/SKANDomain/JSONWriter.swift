@@ -1,73 +1,57 @@
 /// Appends JSON text to a byte buffer. Used for every response body and journal line, so it writes
 /// straight into memory of its own: no intermediate String, no Foundation, and no `[UInt8]` append,
 /// whose generic sequence path cost about 90 instructions a call (170 calls a journal line).
-public struct JSONWriter: ByteAppending {
-    private var storage: Storage
+/// Not copyable: a writer is written through `inout` and read once (`bytes`), so its memory needs
+/// neither a reference count nor a uniqueness check per append.
+public struct JSONWriter: ~Copyable, ByteAppending {
+    private var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes have been written.
+    public private(set) var count = 0
+    private var capacity: Int
 
     public init(capacity: Int = 256) {
-        storage = Storage(capacity: capacity)
+        self.capacity = Swift.max(16, capacity)
+        base = .allocate(capacity: self.capacity)
     }
+
+    deinit { base.deallocate() }
 
     /// The text written so far.
     public var bytes: [UInt8] {
-        Array(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        Array(UnsafeBufferPointer(start: base, count: count))
     }
 
-    /// How many bytes have been written.
-    public var count: Int { storage.count }
-
-    /// The bytes and their room; copied on write like an Array's, should a writer ever be copied.
-    private final class Storage {
-        var base: UnsafeMutablePointer<UInt8>
-        var count = 0
-        var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = Swift.max(16, capacity)
-            base = .allocate(capacity: self.capacity)
-        }
-
-        deinit { base.deallocate() }
-
-        func copy() -> Storage {
-            let copy = Storage(capacity: capacity)
-            copy.base.initialize(from: base, count: count)
-            copy.count = count
-            return copy
-        }
-
-        /// Room for `more` bytes past the end, where the caller writes them.
-        @inline(__always) func reserve(_ more: Int) -> UnsafeMutablePointer<UInt8> {
-            if count + more > capacity { grow(count + more) }
-            return base + count
-        }
-
-        @inline(never) func grow(_ needed: Int) {
-            let larger = Swift.max(needed, capacity * 2)
-            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-            moved.initialize(from: base, count: count)
-            base.deallocate()
-            base = moved
-            capacity = larger
-        }
+    /// Room for `more` bytes past the end, where the caller writes them.
+    @inline(__always) private mutating func reserve(_ more: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + more > capacity { grow(count + more) }
+        return base + count
     }
 
-    @inline(__always) private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+    @inline(never) private mutating func grow(_ needed: Int) {
+        let larger = Swift.max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 
     @inline(__always) public mutating func append(_ byte: UInt8) {
-        let storage = unique()
-        storage.reserve(1).pointee = byte
-        storage.count += 1
+        reserve(1).pointee = byte
+        count += 1
     }
 
     @inline(__always) public mutating func append(contentsOf text: UnsafeBufferPointer<UInt8>) {
-        guard let source = text.baseAddress, text.count > 0 else { return }
-        let storage = unique()
-        storage.reserve(text.count).initialize(from: source, count: text.count)
-        storage.count += text.count
+        guard let source = text.baseAddress else { return }
+        let n = text.count
+        let target = reserve(n)
+        if n <= 8 {
+            // Keys, punctuation, short values: a call to memcpy costs more than the bytes.
+            for i in 0..<n { target[i] = source[i] }
+        } else {
+            target.initialize(from: source, count: n)
+        }
+        count += n
     }
 
     public mutating func append(contentsOf text: [UInt8]) {
@@ -196,20 +180,11 @@ public struct JSONWriter: ByteAppending {
         string.withUTF8 { write(utf8: $0) }
     }
 
-    /// `"name":"value"` for two strings already in UTF-8; when neither needs an escape (a query
-    /// parameter, nearly always) in five appends instead of a dozen.
+    /// `"name":"value"` for two strings already in UTF-8.
     public mutating func writeMember(utf8 name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-        guard JSONWriter.isPlain(name) && JSONWriter.isPlain(value) else {
-            write(utf8: name)
-            append(UInt8(ascii: ":"))
-            write(utf8: value)
-            return
-        }
-        append(UInt8(ascii: "\""))
-        append(contentsOf: name)
-        raw("\":\"")
-        append(contentsOf: value)
-        append(UInt8(ascii: "\""))
+        write(utf8: name)
+        append(UInt8(ascii: ":"))
+        write(utf8: value)
     }
 
     /// Whether `utf8` can go into a JSON string as it is.

@@ -43,7 +43,7 @@ public enum RFC3339 {
         return out
     }
 
-    public static func append<Out: ByteAppending>(milliseconds: Int64, to out: inout Out) {
+    public static func append<Out: ByteAppending & ~Copyable>(milliseconds: Int64, to out: inout Out) {
         let seconds = floorDivide(milliseconds, 1000)
         let millis = Int(milliseconds - seconds * 1000)
         let days = floorDivide(seconds, 86_400)
@@ -79,7 +79,7 @@ public enum RFC3339 {
         return (y, m, d)
     }
 
-    private static func digits<Out: ByteAppending>(_ value: Int, count: Int, to out: inout Out) {
+    private static func digits<Out: ByteAppending & ~Copyable>(_ value: Int, count: Int, to out: inout Out) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         var v = max(0, value)
