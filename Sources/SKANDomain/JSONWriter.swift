@@ -188,14 +188,22 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     }
 
     /// Whether `utf8` can go into a JSON string as it is.
+    @inline(__always)
     static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = plainWords(utf8)
-        while i < utf8.count {
-            let b = utf8[i]
-            if b < 0x20 || b == 0x22 || b == 0x5C { return false }
-            i += 1
+        guard let base = utf8.baseAddress else { return true }
+        let n = utf8.count
+        if n < 8 {
+            for i in 0..<n where base[i] < 0x20 || base[i] == 0x22 || base[i] == 0x5C { return false }
+            return true
         }
-        return true
+        // Whole words, then the last eight bytes (overlapping the last word): no byte loop.
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= n {
+            if needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+            i += 8
+        }
+        return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
     }
 
     /// How many leading bytes, in whole words of eight, need no escape (almost all of a journal line's strings).
@@ -210,6 +218,22 @@ public struct JSONWriter: ~Copyable, ByteAppending {
 
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
     public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        // Nearly every string of a journal line needs no escape: quotes and bytes in one reservation.
+        if JSONWriter.isPlain(utf8) {
+            let n = utf8.count
+            let target = reserve(n + 2)
+            target[0] = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress {
+                if n <= 8 {
+                    for i in 0..<n { target[1 + i] = source[i] }
+                } else {
+                    (target + 1).initialize(from: source, count: n)
+                }
+            }
+            target[n + 1] = UInt8(ascii: "\"")
+            count += n + 2
+            return
+        }
         append(UInt8(ascii: "\""))
         var runStart = 0
         var i = JSONWriter.plainWords(utf8)

@@ -89,6 +89,41 @@ import Testing
 }
 
 @Suite struct JSONWriterTests {
+    /// Strings are checked a word at a time, the last word overlapping the one before: a byte that
+    /// needs an escape is escaped wherever it is, in strings of every length around a word.
+    @Test func escapesAreFoundAtEveryPositionAndLength() {
+        func reference(_ bytes: [UInt8]) -> String {
+            var out = "\""
+            for b in bytes {
+                switch b {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                case 0..<0x20: out += "\\u00" + (b < 16 ? "0" : "1") + String(b & 15, radix: 16)
+                default: out += String(UnicodeScalar(b))
+                }
+            }
+            return out + "\""
+        }
+        for special: UInt8 in [0x22, 0x5C, 0x0A, 0x01, 0x1F] {
+            for length in 0..<26 {
+                for position in 0...length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if position < length { bytes[position] = special }
+                    var writer = JSONWriter()
+                    bytes.withUnsafeBufferPointer { writer.write(utf8: $0) }
+                    #expect(
+                        String(decoding: writer.bytes, as: UTF8.self) == reference(bytes),
+                        "byte \(special) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     /// The writer keeps its bytes in memory of its own, grown as needed: what was written stays.
     @Test func aWriterGrowsPastTheCapacityItWasGiven() {
         var long = JSONWriter(capacity: 1)
