@@ -78,6 +78,24 @@ def v2_p0_query():
     return "/api/v2/conversion_value?" + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
 
 
+def strace_counts(out):
+    """The calls of an `strace -c` summary file, by name (the file is removed)."""
+    calls = {}
+    with open(out) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
+                calls[parts[-1]] = int(parts[3])
+    os.remove(out)
+    return calls
+
+
+def per_request(calls, requests):
+    """System calls per request, and the six most frequent as `name=count` per request."""
+    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
+    return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
+
+
 def syscalls_per_request(port, pid, total, wrk_command):
     """Attaches `strace -f -c` to the server while wrk sends about `total` requests; returns the
     system calls per request (the server's own request count) and the three most frequent calls."""
@@ -90,16 +108,8 @@ def syscalls_per_request(port, pid, total, wrk_command):
     after = served(port)
     tracer.send_signal(signal.SIGINT)
     tracer.wait(timeout=30)
-    calls = {}
-    with open(out) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
-                calls[parts[-1]] = int(parts[3])
-    os.remove(out)
-    requests = max(after - before, 1)
-    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
-    return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
+    calls = strace_counts(out)
+    return per_request(calls, max(after - before, 1))
 
 
 def syscalls_during(pid, wrk_command):
@@ -119,15 +129,8 @@ def syscalls_during(pid, wrk_command):
         parts = line.split()
         if len(parts) > 3 and parts[1] == "requests" and parts[2] == "in":
             requests = max(int(parts[0]), 1)
-    calls = {}
-    with open(out) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) >= 5 and parts[0][0].isdigit() and parts[-1] != "total":
-                calls[parts[-1]] = int(parts[3])
-    os.remove(out)
-    top = sorted(calls.items(), key=lambda kv: -kv[1])[:6]
-    return sum(calls.values()) / requests, ",".join("%s=%.2f" % (k, v / requests) for k, v in top)
+    calls = strace_counts(out)
+    return per_request(calls, requests)
 
 
 def v1_query():

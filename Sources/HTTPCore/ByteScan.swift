@@ -83,14 +83,4 @@ enum ByteScan {
         }
         return to
     }
-
-    /// Whether any of the eight bytes at `bytes[at...]` is in `set` (the caller checks that eight are there).
-    @inline(__always)
-    static func hasAny(of set: Set, in bytes: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
-        let x = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: at, as: UInt64.self)
-        // Non-zero when some byte of y is zero (see `firstIndex`): after the XOR, a byte of the set.
-        func zero(_ y: UInt64) -> UInt64 { (y &- ones) & ~y & highs }
-        let p = set.patterns
-        return zero(x ^ p.0) | zero(x ^ p.1) | zero(x ^ p.2) | zero(x ^ p.3) != 0
-    }
 }

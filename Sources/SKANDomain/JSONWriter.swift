@@ -285,12 +285,7 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     public mutating func writeString(bytes text: [UInt8]) {
         text.withUnsafeBufferPointer { bytes in
             // Answers are ASCII JSON: no String to make unless there is something to repair.
-            var ascii = true
-            for b in bytes where b >= 0x80 {
-                ascii = false
-                break
-            }
-            if ascii { write(utf8: bytes) } else { write(String(decoding: bytes, as: UTF8.self)) }
+            if bytes.isASCII { write(utf8: bytes) } else { write(String(decoding: bytes, as: UTF8.self)) }
         }
     }
 }

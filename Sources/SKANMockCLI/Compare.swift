@@ -27,17 +27,7 @@ struct Compare: ParsableCommand {
     var failOnDifferences = false
 
     func run() throws {
-        let report: UpstreamReport
-        do {
-            var reader = try JournalFile.reader(journal)
-            report = try UpstreamReport.read(&reader)
-        } catch let error as FileBytes.Failure {
-            StandardStreams.error("skan-mock compare: cannot read journal \(error.description)")
-            throw ExitCode(2)
-        } catch let error as JournalReadError {
-            StandardStreams.error("skan-mock compare: \(error.description)")
-            throw ExitCode(2)
-        }
+        let report = try JournalInput.read(journal, for: "compare") { try UpstreamReport.read(&$0) }
         StandardStreams.output(json ? report.json.description : report.text)
         guard failOnDifferences else { return }
         // A check that compared nothing proved nothing: CI that runs it against the wrong journal

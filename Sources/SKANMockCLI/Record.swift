@@ -39,16 +39,8 @@ struct Record: ParsableCommand {
             StandardStreams.error("skan-mock record: \(refusal)")
             throw ExitCode(2)
         }
-        let recording: ReplayRecording
-        do {
-            var reader = try JournalFile.reader(journal)
-            recording = try ReplayRecording(reading: &reader, source: journal)
-        } catch let error as FileBytes.Failure {
-            StandardStreams.error("skan-mock record: cannot read journal \(error.description)")
-            throw ExitCode(2)
-        } catch let error as ReplayFileError {
-            StandardStreams.error("skan-mock record: \(error.description)")
-            throw ExitCode(2)
+        let recording = try JournalInput.read(journal, for: "record") {
+            try ReplayRecording(reading: &$0, source: journal)
         }
         do {
             try ReplayDestination.write(recording.file.text, to: out)

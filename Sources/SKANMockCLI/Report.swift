@@ -74,17 +74,7 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        var report: JournalReport
-        do {
-            var reader = try JournalFile.reader(journal)
-            report = try JournalReport.read(&reader, model: loaded)
-        } catch let error as FileBytes.Failure {
-            StandardStreams.error("skan-mock report: cannot read journal \(error.description)")
-            throw ExitCode(2)
-        } catch let error as JournalReadError {
-            StandardStreams.error("skan-mock report: \(error.description)")
-            throw ExitCode(2)
-        }
+        var report = try JournalInput.read(journal, for: "report") { try JournalReport.read(&$0, model: loaded) }
         if postbackOptions != PostbackQuery() {
             for i in report.devices.indices {
                 report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)

@@ -59,8 +59,10 @@ final class Upstream: Sendable {
                 + addedQuery.reduce(0) { $0 + $1.utf8.count + 1 })
         bytes += options.baseURL.utf8
         bytes += endpoint.path.utf8
+        var separator = UInt8(ascii: "?")
         if !query.isEmpty {
-            bytes.append(UInt8(ascii: "?"))
+            bytes.append(separator)
+            separator = UInt8(ascii: "&")
             var query = query
             query.withUTF8 { query in
                 var start = 0
@@ -73,7 +75,8 @@ final class Upstream: Sendable {
             }
         }
         for parameter in addedQuery {
-            bytes.append(UInt8(ascii: bytes.count > options.baseURL.utf8.count + endpoint.path.utf8.count ? "&" : "?"))
+            bytes.append(separator)
+            separator = UInt8(ascii: "&")
             bytes += parameter.utf8
         }
         return String(decoding: bytes, as: UTF8.self)
