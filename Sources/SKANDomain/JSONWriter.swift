@@ -166,7 +166,54 @@ public struct JSONWriter: ~Copyable, ByteAppending {
             raw("null")
             return
         }
-        append(contentsOf: value.description.utf8)
+        if !writeShortDecimal(value) { append(contentsOf: value.description.utf8) }
+    }
+
+    /// Revenue amounts (`4.99`) as `description` writes them, without its shortest-digits search:
+    /// the fewest fraction digits k whose decimal reads back as `value` are its shortest digits, and
+    /// where the gap between neighbouring Doubles is below 10^-k no other decimal of k digits reads
+    /// back as it, so the text is the one `description` chooses. False (nothing written) for
+    /// magnitudes outside 0.001..<1e15, where `description` may switch to an exponent, or when more
+    /// than 9 fraction digits are needed.
+    mutating func writeShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.001 && magnitude < 1e15 else { return false }
+        func readsBack(_ digits: Double, _ scale: Int64) -> Bool { digits / Double(scale) == magnitude }
+        var scale: Int64 = 1
+        for k in 0...9 {
+            // Past here another decimal of k digits could read back as the value too.
+            guard magnitude.ulp * Double(scale) < 1 else { return false }
+            // The product's own rounding may put it one off the decimal's digits: both neighbours are tried.
+            let near = (magnitude * Double(scale)).rounded()
+            guard near < 9_007_199_254_740_991 else { return false }
+            let scaled: Double? =
+                readsBack(near, scale)
+                ? near : readsBack(near - 1, scale) ? near - 1 : readsBack(near + 1, scale) ? near + 1 : nil
+            if let scaled {
+                writeFixed(negative: value < 0, digits: Int64(scaled), scale: scale, fractionDigits: k)
+                return true
+            }
+            scale *= 10
+        }
+        return false
+    }
+
+    /// `digits / scale` with `fractionDigits` digits after the point (at least one, as `description`).
+    private mutating func writeFixed(negative: Bool, digits: Int64, scale: Int64, fractionDigits k: Int) {
+        if negative { append(UInt8(ascii: "-")) }
+        write(digits / scale)
+        append(UInt8(ascii: "."))
+        guard k > 0 else {
+            append(UInt8(ascii: "0"))
+            return
+        }
+        var fraction = digits % scale
+        let target = reserve(k)
+        for place in stride(from: k - 1, through: 0, by: -1) {
+            target[place] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+        }
+        count += k
     }
 
     public mutating func write(_ value: Bool) {
@@ -206,16 +253,6 @@ public struct JSONWriter: ~Copyable, ByteAppending {
         return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
     }
 
-    /// How many leading bytes, in whole words of eight, need no escape (almost all of a journal line's strings).
-    @inline(__always)
-    static func plainWords(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
-        var i = 0
-        guard let base = utf8.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        while i + 8 <= utf8.count && !needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
-        return i
-    }
-
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
     public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
         // Nearly every string of a journal line needs no escape: quotes and bytes in one reservation.
@@ -234,46 +271,84 @@ public struct JSONWriter: ~Copyable, ByteAppending {
             count += n + 2
             return
         }
-        append(UInt8(ascii: "\""))
-        var runStart = 0
-        var i = JSONWriter.plainWords(utf8)
-        while i < utf8.count {
-            let b = utf8[i]
-            if b >= 0x20 && b != 0x22 && b != 0x5C {
-                i += 1
-                continue
+        writeEscaped(utf8)
+    }
+
+    /// The escape path (percent-decoded revenue JSON in the journal's parameters, mostly): one
+    /// reservation for the worst case, every byte as `\u00XX`, then the runs between escaped bytes
+    /// copied whole, each next escape found a word at a time.
+    @inline(never) private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        let n = utf8.count
+        let target = reserve(n * 6 + 2)
+        target[0] = UInt8(ascii: "\"")
+        var o = 1
+        var i = 0
+        while true {
+            let next = JSONWriter.nextEscape(source, from: i, count: n)
+            let run = next - i
+            if run > 8 {
+                (target + o).initialize(from: source + i, count: run)
+            } else {
+                for k in 0..<run { target[o + k] = source[i + k] }
             }
-            if runStart < i { append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            o += run
+            guard next < n else { break }
+            let b = source[next]
+            target[o] = UInt8(ascii: "\\")
             switch b {
-            case 0x22: raw("\\\"")
-            case 0x5C: raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
+            case 0x22, 0x5C: target[o + 1] = b
+            case 0x0A: target[o + 1] = UInt8(ascii: "n")
+            case 0x0D: target[o + 1] = UInt8(ascii: "r")
+            case 0x09: target[o + 1] = UInt8(ascii: "t")
+            case 0x08: target[o + 1] = UInt8(ascii: "b")
+            case 0x0C: target[o + 1] = UInt8(ascii: "f")
             default:
-                raw("\\u00")
-                append(JSONWriter.hexDigit(b >> 4))
-                append(JSONWriter.hexDigit(b & 0xF))
+                target[o + 1] = UInt8(ascii: "u")
+                target[o + 2] = UInt8(ascii: "0")
+                target[o + 3] = UInt8(ascii: "0")
+                target[o + 4] = JSONWriter.hexDigit(b >> 4)
+                target[o + 5] = JSONWriter.hexDigit(b & 0xF)
+                o += 4
             }
+            o += 2
+            i = next + 1
+        }
+        target[o] = UInt8(ascii: "\"")
+        count += o + 1
+    }
+
+    /// Where the next byte at or after `from` that needs an escape is (`count` if none): a word at
+    /// a time, the place read from the lowest flagged byte (flags above a true one may be false,
+    /// the lowest never is; words are little-endian on every platform the server runs on).
+    @inline(__always)
+    static func nextEscape(_ source: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int {
+        let raw = UnsafeRawPointer(source)
+        var i = from
+        while i + 8 <= n {
+            let mask = escapeMask(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n {
+            let b = source[i]
+            if b < 0x20 || b == 0x22 || b == 0x5C { return i }
             i += 1
-            runStart = i
         }
-        if runStart < utf8.count {
-            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
-        append(UInt8(ascii: "\""))
+        return n
     }
 
     /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the bit tricks
     /// of "Bit Twiddling Hacks": a byte below n, a byte equal to zero).
-    @inline(__always) static func needsEscape(_ word: UInt64) -> Bool {
+    @inline(__always) static func needsEscape(_ word: UInt64) -> Bool { escapeMask(word) != 0 }
+
+    /// The high bit of each byte of `word` that may need an escape; the lowest flag is exact.
+    @inline(__always) static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
         let below0x20 = (word &- ones &* 0x20) & ~word & highs
-        return below0x20 | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) != 0
+        return below0x20 | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C))
     }
 
     @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {

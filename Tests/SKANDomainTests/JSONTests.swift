@@ -124,6 +124,45 @@ import Testing
         }
     }
 
+    /// The escape path copies the runs between escaped bytes and finds each next one a word at a
+    /// time: strings with several escapes in one word, next to bytes above 0x7F (whose flags the
+    /// word tricks must not raise) and across word boundaries come out as the byte rules say.
+    @Test func stringsWithManyEscapesComeOutAsTheByteRulesSay() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in bytes {
+                switch b {
+                case 0x22, 0x5C: out += [0x5C, b]
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case 0x08: out += Array(#"\b"#.utf8)
+                case 0x0C: out += Array(#"\f"#.utf8)
+                case 0..<0x20: out += Array(#"\u00"#.utf8) + Array(String(format2: b).utf8)
+                default: out.append(b)
+                }
+            }
+            return out + [0x22]
+        }
+        let alphabet: [UInt8] = [
+            0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C, 0x00, 0x01, 0x1F, 0x20, 0x21, 0x7F, 0x80, 0xA0, 0xFF, 0x61
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for length in 0..<70 {
+            for _ in 0..<12 {
+                let bytes = (0..<length).map { _ -> UInt8 in
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return alphabet[Int(seed >> 33) % alphabet.count]
+                }
+                var writer = JSONWriter(capacity: 1)
+                writer.raw("x")
+                bytes.withUnsafeBufferPointer { writer.write(utf8: $0) }
+                #expect(writer.bytes == [UInt8(ascii: "x")] + reference(bytes), "\(bytes)")
+                #expect(writer.count == writer.bytes.count)
+            }
+        }
+    }
+
     /// The writer keeps its bytes in memory of its own, grown as needed: what was written stays.
     @Test func aWriterGrowsPastTheCapacityItWasGiven() {
         var long = JSONWriter(capacity: 1)
@@ -151,6 +190,36 @@ import Testing
         #expect(text(.double(1e-7)) == "1e-07")
         #expect(text(.double(.nan)) == "null")
         #expect(text(.double(.infinity)) == "null")
+    }
+
+    /// Decimals are written without `description` where its answer is known: for short decimals
+    /// (what revenue is) and for arbitrary Doubles, negative ones and the edges of the fast path,
+    /// the text is `description`'s, byte for byte.
+    @Test func doublesAreWrittenAsDescriptionWritesThem() {
+        var seed: UInt64 = 0x5851_F42D_4C95_7F2D
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed
+        }
+        var values: [Double] = [
+            0.001, 0.000999, 1e15, 999_999_999_999_999.9, 1e15 - 0.125, 4.99, 0.12, 0.1 + 0.2, 1.0 / 3.0, 100, 2,
+            -4.99, 0.0, -0.0, 12_345_678.9, 123_456_789.012_345_67, 0.123_456_789_1, 9_007_199_254_740_991
+        ]
+        for _ in 0..<3000 {
+            let cents = Double(next() % 10_000_000) / 100
+            let short = Double("\(next() % 100_000).\(next() % 1000)")!
+            let any = Double(bitPattern: 0x3F00_0000_0000_0000 + next() % 0x0800_0000_0000_0000)
+            values += [cents, short, any, -any]
+        }
+        var fast = JSONWriter()
+        #expect(fast.writeShortDecimal(4.99) && fast.writeShortDecimal(-0.12) && fast.writeShortDecimal(100))
+        #expect(!fast.writeShortDecimal(1e-5) && !fast.writeShortDecimal(1.0 / 3.0) && !fast.writeShortDecimal(1e16))
+        #expect(String(decoding: fast.bytes, as: UTF8.self) == "4.99-0.12100.0")
+        for value in values {
+            var writer = JSONWriter()
+            writer.write(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.description, "\(value)")
+        }
     }
 
     @Test func escapesStrings() {
@@ -226,5 +295,13 @@ import Testing
         #expect(RFC3339.format(milliseconds: -1000) == "1969-12-31T23:59:59.000Z")
         #expect(RFC3339.format(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
         #expect(RFC3339.format(milliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+    }
+}
+
+extension String {
+    /// Two lower-case hex digits, as JSON's `\u00XX` escape writes them.
+    fileprivate init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 }
