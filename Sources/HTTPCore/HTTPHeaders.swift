@@ -34,6 +34,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
+    /// Room for `count` fields, so that a parsed head's fields go in without regrowing.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Replaces every field called `name` by one with `value`.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)

@@ -209,6 +209,7 @@ public struct HTTPRequestParser: Sendable {
         var request = try parseRequestLine(start..<lineEnd)
 
         var headers = HTTPHeaders()
+        headers.reserveCapacity(8)
         var lineStart = lineEnd + 2
         let headersEnd = headEnd - 2
         while lineStart < headersEnd {
@@ -274,9 +275,11 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPVersion {
-        let text = Array(bytes)
-        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), text[6] == UInt8(ascii: "."),
-            let major = ASCII.digit(text[5]), let minor = ASCII.digit(text[7])
+        let at = bytes.startIndex
+        guard bytes.count == 8, bytes[at] == UInt8(ascii: "H"), bytes[at + 1] == UInt8(ascii: "T"),
+            bytes[at + 2] == UInt8(ascii: "T"), bytes[at + 3] == UInt8(ascii: "P"), bytes[at + 4] == UInt8(ascii: "/"),
+            bytes[at + 6] == UInt8(ascii: "."), let major = ASCII.digit(bytes[at + 5]),
+            let minor = ASCII.digit(bytes[at + 7])
         else { throw .malformed("invalid HTTP version") }
         guard major == 1 else {
             throw HTTPParseError(.versionNotSupported, "only HTTP/1.x is supported")
@@ -286,12 +289,22 @@ public struct HTTPRequestParser: Sendable {
 
     /// How the body is delimited (RFC 9112 §6.3), rejecting every ambiguous combination.
     private func framing(of request: HTTPRequest) throws(HTTPParseError) -> Framing {
-        let hosts = request.headers.values(for: "Host")
-        if hosts.count > 1 { throw .malformed("more than one Host header") }
-        if request.version == .http11 && hosts.isEmpty { throw .malformed("HTTP/1.1 request without Host") }
+        // One pass over the fields; names of another length are not compared at all.
+        var hosts = 0
+        var transferEncodings: [String] = []
+        var contentLengths: [String] = []
+        for field in request.headers {
+            switch field.name.utf8.count {
+            case 4 where field.name.isEqualIgnoringASCIICase("Host"): hosts += 1
+            case 14 where field.name.isEqualIgnoringASCIICase("Content-Length"): contentLengths.append(field.value)
+            case 17 where field.name.isEqualIgnoringASCIICase("Transfer-Encoding"):
+                transferEncodings.append(field.value)
+            default: break
+            }
+        }
+        if hosts > 1 { throw .malformed("more than one Host header") }
+        if request.version == .http11 && hosts == 0 { throw .malformed("HTTP/1.1 request without Host") }
 
-        let transferEncodings = request.headers.values(for: "Transfer-Encoding")
-        let contentLengths = request.headers.values(for: "Content-Length")
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty { throw .malformed("both Content-Length and Transfer-Encoding") }
             if request.version == .http10 { throw .malformed("Transfer-Encoding in an HTTP/1.0 request") }

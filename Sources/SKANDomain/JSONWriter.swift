@@ -223,8 +223,11 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     /// A JSON string with the escapes RFC 8259 requires (quote, backslash, control characters);
     /// everything else, including non-ASCII, goes out as UTF-8.
     public mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { write(utf8: $0) }
+        // Read in place: `withUTF8` needs a mutable copy, a retain and a release a string.
+        if string.utf8.withContiguousStorageIfAvailable({ write(utf8: $0) }) == nil {
+            var string = string
+            string.withUTF8 { write(utf8: $0) }
+        }
     }
 
     /// `"name":"value"` for two strings already in UTF-8.

@@ -72,7 +72,8 @@ struct EvaluationContext {
     var findings: [ValidationFinding] = []
     /// The entries that answered, for coverage.
     var hits = EntryHits()
-    private var cache: [Double?] = [nil, nil, nil, nil]
+    /// The four conversions, once each (stored inline: an array here cost an allocation a request).
+    private var cache: (Double?, Double?, Double?, Double?) = (nil, nil, nil, nil)
 
     init(
         counts: [String: Int], daysSinceFirstCall: Int64?, rates: CurrencyRates,
@@ -100,8 +101,21 @@ struct EvaluationContext {
     }
 
     private mutating func converted(_ slot: Int) -> Double {
-        if let value = cache[slot] { return value }
-        let (revenue, name) = [totalIAP, totalAdmon, windowIAP, windowAdmon][slot]
+        let cached: Double?
+        switch slot {
+        case 0: cached = cache.0
+        case 1: cached = cache.1
+        case 2: cached = cache.2
+        default: cached = cache.3
+        }
+        if let cached { return cached }
+        let (revenue, name): (Revenue?, String)
+        switch slot {
+        case 0: (revenue, name) = totalIAP
+        case 1: (revenue, name) = totalAdmon
+        case 2: (revenue, name) = windowIAP
+        default: (revenue, name) = windowAdmon
+        }
         var unknown: [String] = []
         let value = rates.convert(revenue) { unknown.append($0) }
         for currency in unknown {
@@ -112,7 +126,12 @@ struct EvaluationContext {
                         "\(name) has \(currency), which the model has no exchange rate for (base \(rates.base)); it counts as 0"
                 ))
         }
-        cache[slot] = value
+        switch slot {
+        case 0: cache.0 = value
+        case 1: cache.1 = value
+        case 2: cache.2 = value
+        default: cache.3 = value
+        }
         return value
     }
 }

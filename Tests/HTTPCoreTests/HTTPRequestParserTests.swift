@@ -259,6 +259,21 @@ struct HTTPRequestParserTests {
         #expect(request.body == Array("ok".utf8))
     }
 
+    /// The framing headers are found by name in any case, whatever else the head holds.
+    @Test func findsFramingHeadersInAnyCase() throws {
+        let body = try #require(
+            parseAll("POST / HTTP/1.1\r\nx-other-name-14: 9\r\nhOST: x\r\ncontent-length: 2\r\n\r\nok").requests.first)
+        #expect(body.body == Array("ok".utf8))
+        let chunked = try #require(
+            parseAll("POST / HTTP/1.1\r\nHOST: x\r\nTRANSFER-ENCODING: Chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n").requests
+                .first)
+        #expect(chunked.body == Array("ok".utf8))
+        #expect(status(of: "GET / HTTP/1.1\r\nhost: a\r\nHOST: b\r\n\r\n") == 400)
+        #expect(status(of: "GET / HTTP/1.1\r\nhosts: a\r\n\r\n") == 400)
+        #expect(
+            status(of: "POST / HTTP/1.1\r\nHost: x\r\ncontent-LENGTH: 1\r\ntransfer-encoding: chunked\r\n\r\n") == 400)
+    }
+
     @Test func staysFailedAfterAnError() {
         var parser = HTTPRequestParser()
         parser.append(Array("BAD\r\n\r\n".utf8))
