@@ -131,30 +131,27 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     }
 
     public mutating func write(_ value: Int64) {
-        if value == 0 {
-            append(UInt8(ascii: "0"))
-            return
-        }
+        // At most 20 bytes: room for all of them, the digits counted first and written from the end.
+        let target = reserve(20)
         var magnitude = value.magnitude
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            while count > 0 {
-                count -= 1
-                append(buffer[count])
-            }
+        var at = 0
+        if value < 0 {
+            target[0] = UInt8(ascii: "-")
+            at = 1
         }
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var place = at + digits
+        repeat {
+            place -= 1
+            target[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += at + digits
     }
 
     public mutating func write(_ value: Int) { write(Int64(value)) }

@@ -11,7 +11,9 @@
 ///
 /// `@unchecked Sendable`: every access to `value` is under the lock.
 public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
-    private var value: Value
+    /// On the heap too, beside the lock: as a stored property, every `withLock` also paid the
+    /// runtime's exclusivity check (`swift_beginAccess`), which the lock already guarantees.
+    private let value: UnsafeMutablePointer<Value>
     #if canImport(Darwin)
         private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
@@ -19,7 +21,8 @@ public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
     #endif
 
     public init(_ value: consuming Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
         #if canImport(Darwin)
             lock = .allocate(capacity: 1)
             lock.initialize(to: os_unfair_lock())
@@ -36,6 +39,8 @@ public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
         #endif
         lock.deinitialize(count: 1)
         lock.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with the value, alone; never call it again from inside `body` (not reentrant).
@@ -48,6 +53,6 @@ public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
         #endif
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
