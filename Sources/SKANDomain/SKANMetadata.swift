@@ -1,6 +1,8 @@
 /// The SKAN metadata a request carried, typed: what the journal's `skan` member shows. Kept as the
 /// parsed parameters and written straight into the journal line (no JSON tree per request).
-public enum SKANMetadata: Sendable, Equatable {
+/// Indirect: the parameters sit in one box, so the outcome and the answer that carry them are
+/// copied with one reference count instead of one per revenue, array and string inside.
+public indirect enum SKANMetadata: Sendable, Equatable {
     /// A request the service never judged (a wrong path, a refused method): `null`.
     case none
     case skan3(SKAN3Parameters)
