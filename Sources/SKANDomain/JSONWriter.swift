@@ -379,7 +379,9 @@ struct JSONObjectWriter {
         w.raw("\":")
     }
 
-    mutating func next(_ w: inout JSONWriter, _ key: String) {
+    /// Starts the member `name`, escaped as needed. (A label of its own: with two unlabelled
+    /// overloads every literal key took the String one, whose escape check costs more than the key.)
+    mutating func next(_ w: inout JSONWriter, name key: String) {
         w.append(started ? UInt8(ascii: ",") : UInt8(ascii: "{"))
         started = true
         w.key(key)

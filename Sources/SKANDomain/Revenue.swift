@@ -29,7 +29,7 @@ public struct Revenue: Sendable, Equatable {
     func write(to w: inout JSONWriter) {
         var members = JSONObjectWriter()
         for a in amounts {
-            members.next(&w, a.currency)
+            members.next(&w, name: a.currency)
             w.write(a.json)
         }
         members.end(&w)

@@ -174,7 +174,7 @@ public struct SKAN4Parameters: Sendable, Equatable {
             members.next(&w, "windows")
             var byWindow = JSONObjectWriter()
             for n in 0..<3 where !windows[n].isEmpty {
-                byWindow.next(&w, SKANWindow.measurement(n).rawValue)
+                byWindow.next(&w, name: SKANWindow.measurement(n).rawValue)
                 windows[n].write(to: &w)
             }
             byWindow.end(&w)
