@@ -199,8 +199,8 @@ run_wrk v2p0again "http://127.0.0.1:$SKAN_PORT$V2P0"
 sleep 3
 SHADOW_AFTER=$($TOOLS served "$SHADOW_PORT")
 SHADOW_WRK=$(awk '/requests in/{n+=$1} END{print n}' "$TMP/wrkwarm-shadow.txt" "$TMP/wrk-shadow.txt")
-echo "shadow_counts $((SHADOW_AFTER - SHADOW_BEFORE)) $(wc -l <"$TMP/shadow.jsonl") $(wc -l <"$TMP/upstream/access.log") $(sort -u "$TMP/upstream/access.log" | wc -l) $(curl -s "http://127.0.0.1:$SHADOW_PORT/__admin/metrics" | sed -n 's/^skan_mock_findings_total{code="upstream_skipped"} //p' | head -1) $SHADOW_WRK" >>"$TMP/figures"
-log "shadow: journaled, lines, upstream requests, upstream connections, skipped, wrk requests: $(tail -1 "$TMP/figures")"
+echo "shadow_counts $((SHADOW_AFTER - SHADOW_BEFORE)) $(wc -l <"$TMP/shadow.jsonl") $(wc -l <"$TMP/upstream/access.log") $(sort -u "$TMP/upstream/access.log" | wc -l) $(curl -s "http://127.0.0.1:$SHADOW_PORT/__admin/metrics" | sed -n 's/^skan_mock_findings_total{code="upstream_skipped"} //p' | head -1) $SHADOW_WRK $(awk '/VmRSS/{print $2}' "/proc/$SHADOW_PID/status") $(awk '/VmHWM/{print $2}' "/proc/$SHADOW_PID/status")" >>"$TMP/figures"
+log "shadow: journaled, lines, upstream requests, upstream connections, skipped, wrk requests, resident and high-water kB: $(tail -1 "$TMP/figures")"
 stop_pid "$SHADOW_PID"
 stop_pid "$UPSTREAM_PID"
 if [ "$MODERN" = 1 ]; then
