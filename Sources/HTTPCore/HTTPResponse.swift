@@ -26,39 +26,59 @@ public struct HTTPResponse: Sendable {
     /// Appends the wire form to `buffer`: one contiguous write per response, or per batch of
     /// pipelined responses, so a small answer costs one `send`.
     func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
+        // Room for a head of the usual size and the body: one allocation, not one per piece.
+        buffer.reserveCapacity(buffer.count + 192 + (includeBody ? body.count : 0))
         appendStatusAndFields(to: &buffer)
         if status.code >= 200 && status.code != 204 && status.code != 304 {
-            buffer.append(contentsOf: "Content-Length: ".utf8)
+            Self.append("Content-Length: ", to: &buffer)
             Self.appendDecimal(body.count, to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            Self.append("\r\n", to: &buffer)
         }
-        if closeConnection { buffer.append(contentsOf: "Connection: close\r\n".utf8) }
-        buffer.append(contentsOf: "\r\n".utf8)
+        if closeConnection { Self.append("Connection: close\r\n", to: &buffer) }
+        Self.append("\r\n", to: &buffer)
         if includeBody { buffer.append(contentsOf: body) }
     }
 
     /// The head of a streamed answer: no `Content-Length`, the body ends when the connection closes.
     func serializeStreamHead(into buffer: inout [UInt8]) {
         appendStatusAndFields(to: &buffer)
-        buffer.append(contentsOf: "Connection: close\r\n\r\n".utf8)
+        Self.append("Connection: close\r\n\r\n", to: &buffer)
     }
 
     /// The status line and the handler's fields; the framing fields are the connection's to write.
     private func appendStatusAndFields(to buffer: inout [UInt8]) {
         // Written piece by piece: string interpolation would allocate on every response.
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.append("HTTP/1.1 ", to: &buffer)
         Self.appendDecimal(status.code, to: &buffer)
         buffer.append(ASCII.space)
-        buffer.append(contentsOf: status.reason.utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
-        for field in headers
-        where !field.name.isEqualIgnoringASCIICase("Content-Length")
-            && !field.name.isEqualIgnoringASCIICase("Connection")
-        {
-            buffer.append(contentsOf: field.name.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+        Self.append(status.reason, to: &buffer)
+        Self.append("\r\n", to: &buffer)
+        for field in headers {
+            // The connection writes these two itself; names of other lengths are not compared.
+            switch field.name.utf8.count {
+            case 14 where field.name.isEqualIgnoringASCIICase("Content-Length"): continue
+            case 10 where field.name.isEqualIgnoringASCIICase("Connection"): continue
+            default: break
+            }
+            Self.append(field.name, to: &buffer)
+            Self.append(": ", to: &buffer)
+            Self.append(field.value, to: &buffer)
+            Self.append("\r\n", to: &buffer)
+        }
+    }
+
+    /// Appends a literal's bytes as one block (the sequence path of `append(contentsOf:)` costs
+    /// more than the few bytes of a head's piece).
+    @inline(__always)
+    static func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A string's UTF-8 as one block, read in place.
+    @inline(__always)
+    static func append(_ text: String, to buffer: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
         }
     }
 
