@@ -40,9 +40,8 @@ public struct HTTPRequest: Sendable {
     private var queryMark: String.Index? {
         // On the contiguous bytes (every target the parser makes): the view's own search walks
         // an index a byte at a time, and `path` and `query` are asked for many times a request.
-        if let offset = target.utf8.withContiguousStorageIfAvailable({ bytes -> Int? in
-            let at = ByteScan.firstIndex(of: UInt8(ascii: "?"), in: bytes, from: 0, to: bytes.count)
-            return at
+        if let offset = target.utf8.withContiguousStorageIfAvailable({
+            ByteScan.firstIndex(of: UInt8(ascii: "?"), in: $0, from: 0, to: $0.count)
         }) {
             return offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
         }

@@ -289,17 +289,17 @@ public struct HTTPRequestParser: Sendable {
 
     /// How the body is delimited (RFC 9112 §6.3), rejecting every ambiguous combination.
     private func framing(of request: HTTPRequest) throws(HTTPParseError) -> Framing {
-        // One pass over the fields; names of another length are not compared at all.
+        // One pass over the fields (the comparison turns other lengths away first).
         var hosts = 0
         var transferEncodings: [String] = []
         var contentLengths: [String] = []
         for field in request.headers {
-            switch field.name.utf8.count {
-            case 4 where field.name.isEqualIgnoringASCIICase("Host"): hosts += 1
-            case 14 where field.name.isEqualIgnoringASCIICase("Content-Length"): contentLengths.append(field.value)
-            case 17 where field.name.isEqualIgnoringASCIICase("Transfer-Encoding"):
+            if field.name.isEqualIgnoringASCIICase("Host") {
+                hosts += 1
+            } else if field.name.isEqualIgnoringASCIICase("Content-Length") {
+                contentLengths.append(field.value)
+            } else if field.name.isEqualIgnoringASCIICase("Transfer-Encoding") {
                 transferEncodings.append(field.value)
-            default: break
             }
         }
         if hosts > 1 { throw .malformed("more than one Host header") }

@@ -53,13 +53,10 @@ public struct HTTPResponse: Sendable {
         buffer.append(ASCII.space)
         Self.append(status.reason, to: &buffer)
         Self.append("\r\n", to: &buffer)
-        for field in headers {
-            // The connection writes these two itself; names of other lengths are not compared.
-            switch field.name.utf8.count {
-            case 14 where field.name.isEqualIgnoringASCIICase("Content-Length"): continue
-            case 10 where field.name.isEqualIgnoringASCIICase("Connection"): continue
-            default: break
-            }
+        for field in headers
+        where !field.name.isEqualIgnoringASCIICase("Content-Length")
+            && !field.name.isEqualIgnoringASCIICase("Connection")
+        {
             Self.append(field.name, to: &buffer)
             Self.append(": ", to: &buffer)
             Self.append(field.value, to: &buffer)

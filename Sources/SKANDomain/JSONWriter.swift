@@ -44,14 +44,18 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     @inline(__always) public mutating func append(contentsOf text: UnsafeBufferPointer<UInt8>) {
         guard let source = text.baseAddress else { return }
         let n = text.count
-        let target = reserve(n)
+        JSONWriter.copy(source, to: reserve(n), count: n)
+        count += n
+    }
+
+    /// Keys, punctuation, short values: for a few bytes a call to memcpy costs more than the bytes.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
         if n <= 8 {
-            // Keys, punctuation, short values: a call to memcpy costs more than the bytes.
             for i in 0..<n { target[i] = source[i] }
         } else {
             target.initialize(from: source, count: n)
         }
-        count += n
     }
 
     public mutating func append(contentsOf text: [UInt8]) {
@@ -234,64 +238,38 @@ public struct JSONWriter: ~Copyable, ByteAppending {
         write(utf8: value)
     }
 
-    /// Whether `utf8` can go into a JSON string as it is.
-    @inline(__always)
-    static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        let n = utf8.count
-        if n < 8 {
-            for i in 0..<n where base[i] < 0x20 || base[i] == 0x22 || base[i] == 0x5C { return false }
-            return true
-        }
-        // Whole words, then the last eight bytes (overlapping the last word): no byte loop.
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i + 8 <= n {
-            if needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
-            i += 8
-        }
-        return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-    }
-
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
     public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else {
+            raw("\"\"")
+            return
+        }
+        let n = utf8.count
+        let first = JSONWriter.nextEscape(source, from: 0, count: n)
         // Nearly every string of a journal line needs no escape: quotes and bytes in one reservation.
-        if JSONWriter.isPlain(utf8) {
-            let n = utf8.count
+        guard first < n else {
             let target = reserve(n + 2)
             target[0] = UInt8(ascii: "\"")
-            if let source = utf8.baseAddress {
-                if n <= 8 {
-                    for i in 0..<n { target[1 + i] = source[i] }
-                } else {
-                    (target + 1).initialize(from: source, count: n)
-                }
-            }
+            JSONWriter.copy(source, to: target + 1, count: n)
             target[n + 1] = UInt8(ascii: "\"")
             count += n + 2
             return
         }
-        writeEscaped(utf8)
+        writeEscaped(source, count: n, firstEscape: first)
     }
 
     /// The escape path (percent-decoded revenue JSON in the journal's parameters, mostly): one
     /// reservation for the worst case, every byte as `\u00XX`, then the runs between escaped bytes
     /// copied whole, each next escape found a word at a time.
-    @inline(never) private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard let source = utf8.baseAddress else { return }
-        let n = utf8.count
+    @inline(never) private mutating func writeEscaped(_ source: UnsafePointer<UInt8>, count n: Int, firstEscape: Int) {
         let target = reserve(n * 6 + 2)
         target[0] = UInt8(ascii: "\"")
         var o = 1
         var i = 0
+        var next = firstEscape
         while true {
-            let next = JSONWriter.nextEscape(source, from: i, count: n)
             let run = next - i
-            if run > 8 {
-                (target + o).initialize(from: source + i, count: run)
-            } else {
-                for k in 0..<run { target[o + k] = source[i + k] }
-            }
+            JSONWriter.copy(source + i, to: target + o, count: run)
             o += run
             guard next < n else { break }
             let b = source[next]
@@ -313,6 +291,7 @@ public struct JSONWriter: ~Copyable, ByteAppending {
             }
             o += 2
             i = next + 1
+            next = JSONWriter.nextEscape(source, from: i, count: n)
         }
         target[o] = UInt8(ascii: "\"")
         count += o + 1
@@ -320,29 +299,30 @@ public struct JSONWriter: ~Copyable, ByteAppending {
 
     /// Where the next byte at or after `from` that needs an escape is (`count` if none): a word at
     /// a time, the place read from the lowest flagged byte (flags above a true one may be false,
-    /// the lowest never is; words are little-endian on every platform the server runs on).
+    /// the lowest never is), each word read little-endian so that its low byte is the first.
     @inline(__always)
     static func nextEscape(_ source: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int {
-        let raw = UnsafeRawPointer(source)
         var i = from
-        while i + 8 <= n {
-            let mask = escapeMask(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
-            i += 8
+        if n - from >= 8 {
+            let raw = UnsafeRawPointer(source)
+            while i + 8 <= n {
+                let mask = escapeMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
+                i += 8
+            }
+            guard i < n else { return n }
+            // The last eight bytes, overlapping some just checked: those raise no flag (a false
+            // flag needs a true one below it), so the lowest flag is the next escape.
+            let mask = escapeMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)))
+            return mask == 0 ? n : n - 8 + mask.trailingZeroBitCount >> 3
         }
-        while i < n {
-            let b = source[i]
-            if b < 0x20 || b == 0x22 || b == 0x5C { return i }
-            i += 1
-        }
-        return n
+        while i < n && !(source[i] < 0x20 || source[i] == 0x22 || source[i] == 0x5C) { i += 1 }
+        return i
     }
 
-    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the bit tricks
-    /// of "Bit Twiddling Hacks": a byte below n, a byte equal to zero).
-    @inline(__always) static func needsEscape(_ word: UInt64) -> Bool { escapeMask(word) != 0 }
-
-    /// The high bit of each byte of `word` that may need an escape; the lowest flag is exact.
+    /// The high bit of each byte of `word` that is a control character, `"` or `\\` (the bit tricks
+    /// of "Bit Twiddling Hacks": a byte below n, a byte equal to zero); flags above a true one may
+    /// be false, the lowest never is.
     @inline(__always) static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080

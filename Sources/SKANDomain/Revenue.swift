@@ -95,12 +95,8 @@ public struct Revenue: Sendable, Equatable {
     /// The currency code of three upper-case ASCII letters.
     static func currencyCode(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> String {
         for code in commonCurrencies {
-            let utf8 = code.utf8
-            if utf8[utf8.startIndex] == a && utf8[utf8.index(after: utf8.startIndex)] == b
-                && utf8[utf8.index(utf8.startIndex, offsetBy: 2)] == c
-            {
-                return code
-            }
+            var letters = code.utf8.makeIterator()
+            if letters.next() == a && letters.next() == b && letters.next() == c { return code }
         }
         return String(decoding: [a, b, c], as: UTF8.self)
     }

@@ -235,16 +235,27 @@ public final class UpstreamClient: Sendable {
             self.completion = completion
             plain = request.method == "GET" && request.body.isEmpty
             // A spare handle keeps every option of its last transfer: one that was a plain GET
-            // serves another as it is (URL, timeout, headers and the body's owner set again
-            // below); any other is reset first, so that no method or body carries over.
-            if let handle, handle.plain && plain {
-                Self.setPerRequest(easy, request)
-                skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
-                setHeaders(request)
-                return
+            // serves another as it is, with only what changes per request set again below; any
+            // other is reset first, so that no method or body carries over.
+            if !(plain && handle?.plain == true) {
+                if handle != nil { curl_easy_reset(easy) }
+                Self.setFixedOptions(easy, request, caFile: caFile)
             }
-            if handle != nil { curl_easy_reset(easy) }
-            Self.setPerRequest(easy, request)
+            skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
+            skan_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
+            // No "Expect: 100-continue" round trip for small form bodies.
+            headers = curl_slist_append(headers, "Expect:")
+            for header in request.headers { headers = curl_slist_append(headers, header) }
+            skan_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
+            skan_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, Transfer.receive)
+            skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+        }
+
+        /// The options a plain GET's handle keeps for the next plain GET: the upstream's rules, the
+        /// method and the body.
+        private static func setFixedOptions(
+            _ easy: UnsafeMutableRawPointer, _ request: UpstreamRequest, caFile: String?
+        ) {
             // Only the configured upstream is ever contacted: no redirects, HTTP(S) only.
             skan_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
             skan_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -270,22 +281,6 @@ public final class UpstreamClient: Sendable {
                 }
                 if request.method != "POST" { skan_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
             }
-            setHeaders(request)
-            skan_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, Transfer.receive)
-            skan_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
-        }
-
-        /// What differs from one request to the next, whatever the handle's past.
-        private static func setPerRequest(_ easy: UnsafeMutableRawPointer, _ request: UpstreamRequest) {
-            skan_curl_setopt_string(easy, CURLOPT_URL, request.url)
-            skan_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
-        }
-
-        private func setHeaders(_ request: UpstreamRequest) {
-            // No "Expect: 100-continue" round trip for small form bodies.
-            headers = curl_slist_append(headers, "Expect:")
-            for header in request.headers { headers = curl_slist_append(headers, header) }
-            skan_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
         }
 
         /// The largest upstream body passed on (Singular's answers are under 200 bytes); a larger
