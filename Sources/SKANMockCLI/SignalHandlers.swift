@@ -6,28 +6,36 @@ import SystemPOSIX
 /// Signals are taken as dispatch sources (not async-signal handlers), so the work they trigger
 /// runs as ordinary code.
 enum SignalHandlers {
-    /// Returns the sources; the caller keeps them alive for as long as it serves.
-    static func install(server: SKANMockServer, pidFile: PidFile? = nil) -> [any DispatchSourceSignal] {
-        var sources: [any DispatchSourceSignal] = []
+    /// Returns the sources, each registered with the system; the caller keeps them alive for as
+    /// long as it serves.
+    ///
+    /// A source starts receiving only once Dispatch has registered it, a moment after `resume`,
+    /// and the signal is ignored from `System.ignore` on: a SIGTERM in between was lost, and a
+    /// script (or a test) that stopped the server right after its start-up line waited forever.
+    /// So this returns only after every source is registered (at most `registrationSeconds`).
+    static func install(
+        server: SKANMockServer, pidFile: PidFile? = nil, registrationSeconds: Double = 5
+    ) -> [any DispatchSourceSignal] {
         let queue = DispatchQueue(label: "skan-mock.signals")
-        for stop in [ProcessSignal.terminate, .interrupt] {
-            System.ignore(stop)
-            let source = DispatchSource.makeSignalSource(signal: stop.number, queue: queue)
-            source.setEventHandler {
+        let registered = DispatchGroup()
+        func source(_ signal: ProcessSignal, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+            System.ignore(signal)
+            let source = DispatchSource.makeSignalSource(signal: signal.number, queue: queue)
+            source.setEventHandler(handler: handler)
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+            return source
+        }
+        var sources = [ProcessSignal.terminate, .interrupt].map { stop in
+            source(stop) {
                 server.stop(gracePeriod: 5)
                 pidFile?.remove()
                 System.exitNow(0)
             }
-            source.resume()
-            sources.append(source)
         }
-        System.ignore(.hangUp)
-        let reload = DispatchSource.makeSignalSource(signal: ProcessSignal.hangUp.number, queue: queue)
-        reload.setEventHandler {
-            server.reportReload(server.reloadModel(), trigger: "SIGHUP")
-        }
-        reload.resume()
-        sources.append(reload)
+        sources.append(source(.hangUp) { server.reportReload(server.reloadModel(), trigger: "SIGHUP") })
+        _ = registered.wait(timeout: .now() + .milliseconds(Int(registrationSeconds * 1000)))
         return sources
     }
 }

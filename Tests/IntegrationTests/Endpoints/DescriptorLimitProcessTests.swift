@@ -25,8 +25,7 @@ struct DescriptorLimitProcessTests {
         let port = try #require(ListeningLine.port(of: output), "no listening line")
         let health = try CurlClient().get("http://127.0.0.1:\(port)/__admin/health")
         #expect(health.status == 200)
-        process.terminate()
-        process.waitUntilExit()
+        #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let errors = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").filter { $0.contains("open-file limit") }
         #expect(errors.count == 1)

@@ -71,8 +71,7 @@ struct JournalFileFailureTests {
         let ids = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .compactMap { try? JSONParser.parse(Array($0.utf8))["id"]?.intValue }
         #expect(ids == Array(1...20))
-        process.terminate()
-        process.waitUntilExit()
+        #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(said.components(separatedBy: "writing failed").count == 2)  // said once
         #expect(said.contains("writing works again"))

@@ -42,6 +42,18 @@ struct ProcessLifecycleTests {
         return (process, port)
     }
 
+    /// The start-up line promises that the server takes its signals: a SIGTERM sent the moment
+    /// the line appears used to be lost now and then (Dispatch had not registered its source yet,
+    /// and the signal was already ignored), and whoever waited for the server to end waited
+    /// forever. Several starts, each stopped at once.
+    @Test func aSIGTERMRightAfterTheStartupLineStopsTheServer() throws {
+        for _ in 0..<12 {
+            let (process, _) = try launch([])
+            #expect(process.terminateAndWait(atMost: 10), "the server lost a SIGTERM sent after its start-up line")
+            #expect(process.terminationStatus == 0)
+        }
+    }
+
     @Test func sigtermDuringALoadLosesNoJournalLine() throws {
         let log = NSTemporaryDirectory() + "skan-mock-sigterm-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }
@@ -63,8 +75,7 @@ struct ProcessLifecycleTests {
         }
         while answered.withLock({ $0 }) < 300 { usleep(10_000) }
         let stopped = Date()
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let seconds = Date().timeIntervalSince(stopped)
         group.wait()
 
@@ -103,8 +114,7 @@ struct ProcessLifecycleTests {
         while sent.withLock({ $0 }) < 5 { usleep(10_000) }
         usleep(300_000)
         let stopped = Date()
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let seconds = Date().timeIntervalSince(stopped)
         group.wait()
         #expect(process.terminationStatus == 0)
@@ -144,8 +154,7 @@ struct ProcessLifecycleTests {
             toFile: path, atomically: true, encoding: .utf8)
         let (process, port) = try launch(["--model", path, "--no-watch-model"])
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
         let client = CurlClient()
         func health() throws -> JSONValue {
@@ -179,8 +188,7 @@ struct ProcessLifecycleTests {
     @Test func routeAliasesFromTheCommandLineAndTheEnvironment() throws {
         let (process, port) = try launch(["--route", "/cv=skan4", "--route", "/s2s/evt=evt"])
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
         let client = CurlClient()
         #expect(try client.get("http://127.0.0.1:\(port)/cv?a=K&idfv=R&n=x").status == 200)
@@ -249,16 +257,14 @@ struct ProcessLifecycleTests {
         process.standardError = errors
         try process.run()
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
         let port = try #require(ListeningLine.port(of: output))
         #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
         #expect(
             try CurlClient().get("http://127.0.0.1:\(port)/__admin/requests", headers: ["Authorization: Bearer "])
                 .status == 200)
-        process.terminate()
-        process.waitUntilExit()
+        #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(said.contains("--admin-token is empty, so the admin API takes no token"))
     }

@@ -132,8 +132,7 @@ struct StartupRefusalTests {
         process.standardError = Pipe()
         try process.run()
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
         #expect(ListeningLine.first(of: output).hasPrefix("skan-mock listening on http://127.0.0.1:"))
     }
@@ -167,8 +166,7 @@ struct StartupRefusalTests {
         process.standardError = Pipe()
         try process.run()
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
         let port = try #require(ListeningLine.port(of: output))
         let clock = try JSONParser.parse(try CurlClient().get("http://127.0.0.1:\(port)/__admin/clock").body)
