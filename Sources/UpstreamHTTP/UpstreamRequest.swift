@@ -1,8 +1,10 @@
 /// One request for the upstream: what skan-mock received, addressed to the upstream's base URL.
 public struct UpstreamRequest: Sendable {
     public var method: String
-    /// The whole URL: the upstream's base, the path, and the query.
-    public var url: String
+    /// Where it goes: scheme, host and port (`https://sdk-api-v1.singular.net`).
+    public var origin: String
+    /// The path and query as the upstream receives them (`/api/v1/evt?n=...`).
+    public var target: String
     /// Headers as `Name: value` lines; never the admin token (the caller picks them).
     public var headers: [String]
     public var body: [UInt8]
@@ -12,9 +14,16 @@ public struct UpstreamRequest: Sendable {
     /// When `send` queued it (monotonic nanoseconds), set by the client.
     var queuedAtNanos: UInt64 = 0
 
-    public init(method: String, url: String, headers: [String] = [], body: [UInt8] = [], timeoutSeconds: Double) {
+    /// The whole URL.
+    public var url: String { origin + target }
+
+    public init(
+        method: String, origin: String, target: String, headers: [String] = [], body: [UInt8] = [],
+        timeoutSeconds: Double
+    ) {
         self.method = method
-        self.url = url
+        self.origin = origin
+        self.target = target
         self.headers = headers
         self.body = body
         self.timeoutSeconds = timeoutSeconds

@@ -12,7 +12,8 @@
 
         func send(_ exchange: UpstreamExchange, completion: @escaping @Sendable (UpstreamReply) -> Void) {
             let request = UpstreamRequest(
-                method: exchange.method, url: exchange.url, headers: exchange.headers, body: exchange.body,
+                method: exchange.method, origin: exchange.origin, target: exchange.target, headers: exchange.headers,
+                body: exchange.body,
                 timeoutSeconds: exchange.timeoutSeconds)
             let timeout = exchange.timeoutSeconds
             client.send(request) { result in

@@ -17,11 +17,16 @@ protocol UpstreamTransport: Sendable {
 /// upstream's base URL with the headers that go along (`Upstream` chooses them).
 struct UpstreamExchange: Sendable, Equatable {
     var method: String
-    /// The whole URL: the upstream's base, Singular's path, the query.
-    var url: String
+    /// The upstream's base: scheme, host and port.
+    var origin: String
+    /// Singular's path and the query.
+    var target: String
     /// `Name: value` lines.
     var headers: [String]
     var body: [UInt8]
     /// Seconds for the whole exchange, waiting for a free connection included.
     var timeoutSeconds: Double
+
+    /// The whole URL.
+    var url: String { origin + target }
 }

@@ -1,5 +1,6 @@
 #if SKAN_MOCK_UPSTREAM
     import Foundation
+    import HTTPCore
     import SKANDomain
     import SKANMock
     import SystemPOSIX
@@ -200,6 +201,37 @@
                     == ["first", "second", "third", "fourth", "fifth", "sixth"])
             // Only the POST that sent it has `extra`.
             #expect(forwarded.map { $0["params"]?["extra"] != nil } == [false, true, false, false, false, false])
+        }
+
+        /// The upstream gets the request target byte for byte as the app sent it: libcurl is handed
+        /// the path and query apart from the URL (so that it neither parses nor reformats them), and
+        /// nothing may be decoded, re-encoded or reordered on the way.
+        @Test(arguments: [UpstreamOptions.Mode.shadow, .proxy])
+        func theUpstreamGetsTheTargetByteForByte(mode: UpstreamOptions.Mode) throws {
+            let seen = Mutex<[String]>([])
+            let upstream = try TestHTTPServer(responder: TargetRecorder(seen: seen))
+            let mock = try mock(upstream: "http://127.0.0.1:\(upstream.port)", mode: mode)
+            let queries = [
+                "a=k&p=iOS&i=com.x&idfv=BYTES&n=__SESSION__&e=%7B%22is_revenue_event%22%3Afalse%7D",
+                "a=k&p=iOS&idfv=BYTES&n=a+b%2Bc%25d&x=~!*'()&empty=&flag&%C3%A9=%C3%A9&n=twice",
+                "a=k&p=iOS&idfv=BYTES&n=evt&e=" + String(repeating: "%7B%22r%22%3A1.5%7D", count: 60)
+            ]
+            for query in queries {
+                #expect(try mock.client.get(mock.url("/api/v1/evt?\(query)")).status == 200)
+            }
+            #expect(try entries(mock, device: "BYTES", count: queries.count).count == queries.count)
+            // Shadowed requests may travel on different connections: the order they arrive in is free.
+            #expect(seen.withLock { $0 }.sorted() == queries.map { "/api/v1/evt?" + $0 }.sorted())
+        }
+
+        /// Answers every request as Singular would and keeps its target as it came off the wire.
+        private struct TargetRecorder: HTTPResponder {
+            let seen: Mutex<[String]>
+
+            func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
+                seen.withLock { $0.append(request.target) }
+                writer.send(HTTPResponse(body: Array(#"{"status":"ok"}"#.utf8)))
+            }
         }
 
         @Test func proxyAnswers502InSingularsShapeWhenTheUpstreamIsDown() throws {

@@ -18,7 +18,7 @@ struct UpstreamTests {
         #expect(
             exchange
                 == UpstreamExchange(
-                    method: "POST", url: "http://upstream.test:8081/api/v1/evt?n=a%23b&p=iOS",
+                    method: "POST", origin: "http://upstream.test:8081", target: "/api/v1/evt?n=a%23b&p=iOS",
                     headers: ["Content-Type: x/y", "Via: 1.0 proxy, 1.1 skan-mock"], body: Array("idfv=1".utf8),
                     timeoutSeconds: 2))
     }
