@@ -8,6 +8,18 @@ import Testing
 struct UpstreamComparisonTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+    /// Byte-for-byte the same answer is no difference; the same bytes that are not Singular's
+    /// shape still are one, as they are when only the upstream sends them.
+    @Test func theSameBytesAgreeOnlyWhenTheyAreSingularsShape() {
+        let answer = bytes(#"{"status":"ok","conversion_value":10,"skan_updated_coarse_value":1}"#)
+        #expect(UpstreamComparison.finding(model: (200, answer), upstream: (200, answer)) == nil)
+        #expect(UpstreamComparison.finding(model: (200, answer), upstream: (500, answer)) != nil)
+        let html = bytes("<html>Bad Gateway</html>")
+        let garbage = UpstreamComparison.finding(model: (502, html), upstream: (502, html))
+        #expect(garbage?.code == .differsFromUpstream)
+        #expect(garbage?.message.contains("not Singular's shape") == true)
+    }
+
     @Test func theSameAnswerInAnotherShapeIsTheSame() {
         let model = (
             200,
