@@ -87,4 +87,17 @@ if [ "$tls" = 1 ]; then
 else
     echo "test.sh: plain HTTP build (SKAN_MOCK_TLS=${SKAN_MOCK_TLS:-unset}): the HTTPS tests are compiled out"
 fi
+# A test that waits forever (a server that never stops, a pipe never closed) must fail the run, not
+# hold CI until its own limit: the whole suite takes a minute or two, so past 20 minutes it is stopped
+# and the last test started is the one to look at. (`timeout` is coreutils'; a Mac without it runs
+# the suite unbounded.)
+limit=${SKAN_MOCK_TEST_MINUTES:-20}
+if command -v timeout >/dev/null 2>&1; then
+    status=0
+    timeout --kill-after=30 "$((limit * 60))" swift test --skip-build "$@" || status=$?
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo "test.sh: the suite ran past $limit minutes and was stopped: a test hangs (the last one started above without an end)" >&2
+    fi
+    exit "$status"
+fi
 swift test --skip-build "$@"
