@@ -109,9 +109,10 @@ struct StartupRefusalTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // A server that starts instead of refusing is killed and named, never waited for.
+        #expect(process.exits(within: 15), "skan-mock started instead of refusing")
         let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let out = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         let lines = err.split(separator: "\n")
         #expect(lines.count == 1, "\(err)")
         #expect(lines.first.map(String.init) == "skan-mock: " + files.fill(refusal.line))

@@ -8,11 +8,17 @@ extension Process {
     @discardableResult
     func terminateAndWait(atMost seconds: Double = 15) -> Bool {
         terminate()
+        return exits(within: seconds)
+    }
+
+    /// Waits at most `seconds` for the process to end on its own (a command that refuses to start,
+    /// say); past that it is killed and false is returned.
+    func exits(within seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while isRunning && Date() < deadline { System.sleep(microseconds: 2_000) }
-        let stopped = !isRunning
-        if !stopped { System.killProcess(processIdentifier) }
+        let ended = !isRunning
+        if !ended { System.killProcess(processIdentifier) }
         waitUntilExit()
-        return stopped
+        return ended
     }
 }
