@@ -68,8 +68,8 @@ public final class UpstreamClient: Sendable {
     /// environment (it reads `http_proxy`, `all_proxy` and `ALL_PROXY` for http:// URLs); such a
     /// request needs the whole URL as its target, which only libcurl's own URL handling gives.
     /// HTTPS through a proxy is tunnelled, so its target stays the path and query.
-    static func proxiesPlainHTTP(environment: (String) -> String? = System.environment) -> Bool {
-        ["http_proxy", "all_proxy", "ALL_PROXY"].contains { environment($0)?.isEmpty == false }
+    static func proxiesPlainHTTP() -> Bool {
+        ["http_proxy", "all_proxy", "ALL_PROXY"].contains { System.environment($0)?.isEmpty == false }
     }
 
     /// `caFile` (PEM) replaces the system's trust store for HTTPS upstreams when given.

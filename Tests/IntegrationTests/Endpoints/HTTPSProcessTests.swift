@@ -36,9 +36,7 @@
                 out = Self.read(output, until: { $0.contains(marker) }, deadline: deadline)
                 process.terminate()
             }
-            while process.isRunning && Date() < deadline { System.sleep(microseconds: 10_000) }
-            if process.isRunning { System.killProcess(process.processIdentifier) }
-            process.waitUntilExit()
+            _ = process.exits(within: deadline.timeIntervalSinceNow)
             out += Self.read(output, until: { _ in false }, deadline: Date().addingTimeInterval(2))
             let err = Self.read(error, until: { _ in false }, deadline: Date().addingTimeInterval(2))
             return Run(status: process.terminationStatus, output: out, error: err)

@@ -49,15 +49,13 @@
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while Date() < deadline {
-                let result = chunk.withUnsafeMutableBytes { try? System.read(connection, $0.baseAddress!, $0.count) }
-                switch result {
-                case .done(let count)? where count > 0:
-                    bytes += chunk[..<count]
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    if text.contains("\r\n\r\n") { return text }
-                case .done?, nil: return nil
-                case .wouldBlock?: System.sleep(microseconds: 5_000)
+                guard System.waitReadable(connection, milliseconds: 100) else { continue }
+                guard case .done(let count)? = try? System.read(connection, &chunk, chunk.count), count > 0 else {
+                    return nil
                 }
+                bytes += chunk[..<count]
+                let text = String(decoding: bytes, as: UTF8.self)
+                if text.contains("\r\n\r\n") { return text }
             }
             return nil
         }
