@@ -8,6 +8,10 @@ public struct ParameterReader {
 
     /// Timestamps above this are milliseconds: 10^11 seconds is the year 5138.
     public static let millisecondThreshold: Int64 = 100_000_000_000
+    /// Timestamps beyond ±10^14 are no time at all in seconds or milliseconds (a microsecond or
+    /// nanosecond clock, a random number). They are ignored, so every window end, lock time and
+    /// postback interval made from a kept timestamp (plus at most years, times 1000) fits Int64.
+    public static let impossibleThreshold: Int64 = 100_000_000_000_000
     /// 2014-01-01T00:00:00Z; SKAdNetwork did not exist before it.
     public static let earliestPlausibleSeconds: Int64 = 1_388_534_400
     /// How far ahead of the server a client's clock may be before its timestamps count as future.
@@ -63,11 +67,24 @@ public struct ParameterReader {
         return value
     }
 
-    /// A Unix-seconds timestamp, with findings for milliseconds, the future and before 2014.
+    /// A Unix-seconds timestamp, with findings for milliseconds, the future and before 2014; nil,
+    /// with a finding, for one beyond ±10^14, which no arithmetic on times should have to hold.
     public mutating func timestamp(_ parameter: SKANParameter) -> Int64? {
         guard let value = integer(parameter) else { return nil }
         let name = parameter.name
         let now = floorDivide(nowMilliseconds, 1000)
+        if value > ParameterReader.impossibleThreshold || value < -ParameterReader.impossibleThreshold {
+            // A clock a thousand or a million times too fine: say what it would be in seconds.
+            let hint =
+                value > 100_000_000_000_000_000
+                ? "; it looks like nanoseconds (Unix seconds \(value / 1_000_000_000))"
+                : value > 0 ? "; it looks like microseconds (Unix seconds \(value / 1_000_000))" : ""
+            add(
+                name, .timestampImpossible,
+                "\(name) \(value) is no time in Unix seconds or milliseconds, so it is ignored\(hint)"
+            )
+            return nil
+        }
         if value > ParameterReader.millisecondThreshold {
             add(
                 name, .timestampInMilliseconds,

@@ -93,8 +93,8 @@ public enum PostbackSimulator {
                 postback.reason = "the device never sent skan_first_call_to_skadnetwork_timestamp: no window has begun"
                 return postback
             }
-            let start = first + (n == 0 ? 0 : ends[n - 1])
-            var end = first + ends[n]
+            let start = saturatingAdd(first, n == 0 ? 0 : ends[n - 1])
+            var end = saturatingAdd(first, ends[n])
             postback.windowStart = start
             var endedByLock = false
             if let locked = state.lockedAtMilliseconds[n].map({ floorDivide($0, 1000) }), locked < end {
@@ -127,7 +127,7 @@ public enum PostbackSimulator {
             guard let answer else {
                 postback.reason =
                     nowSeconds < end
-                    ? "no conversion value set in p\(n) yet (the window is open until \(RFC3339.format(milliseconds: end * 1000)))"
+                    ? "no conversion value set in p\(n) yet (the window is open until \(RFC3339.format(seconds: end)))"
                     : "no conversion value was set in p\(n): skan-mock answered none in that window"
                 if nowSeconds < end { postback.status = .pending }
                 return postback
@@ -144,10 +144,10 @@ public enum PostbackSimulator {
                 return postback
             }
             if options.developerMode {
-                postback.sendInterval = (end + 5 * minute)...(end + 10 * minute)
+                postback.sendInterval = saturatingAdd(end, 5 * minute)...saturatingAdd(end, 10 * minute)
             } else {
                 let latest: Int64 = n == 0 ? 48 * hour : 144 * hour
-                postback.sendInterval = (end + 24 * hour)...(end + latest)
+                postback.sendInterval = saturatingAdd(end, 24 * hour)...saturatingAdd(end, latest)
             }
             postback.status = endedByLock ? .locked : .sentBy
             return postback
@@ -170,14 +170,15 @@ public enum PostbackSimulator {
         postback.didWin = options.didWin
         postback.fine = tier >= 1 && options.didWin ? value : nil
         postback.windowStart = raised
-        postback.windowEnd = raised + 24 * hour
-        if floorDivide(now, 1000) < raised + 24 * hour {
+        let timerEnd = saturatingAdd(raised, 24 * hour)
+        postback.windowEnd = timerEnd
+        if floorDivide(now, 1000) < timerEnd {
             postback.reason =
-                "the 24-hour timer runs until \(RFC3339.format(milliseconds: (raised + 24 * hour) * 1000)); a higher value restarts it"
+                "the 24-hour timer runs until \(RFC3339.format(seconds: timerEnd)); a higher value restarts it"
             return postback
         }
         postback.status = .sentBy
-        postback.sendInterval = (raised + 24 * hour)...(raised + 48 * hour)
+        postback.sendInterval = timerEnd...saturatingAdd(raised, 48 * hour)
         return postback
     }
 

@@ -32,6 +32,12 @@ public enum RFC3339 {
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
     }
 
+    /// A time in Unix seconds, from a client or a window end: pinned to the Int64 range of
+    /// milliseconds rather than trapping on an absurd one.
+    public static func format(seconds: Int64) -> String {
+        format(milliseconds: saturatingMilliseconds(seconds: seconds))
+    }
+
     public static func format(milliseconds: Int64) -> String {
         String(decoding: bytes(milliseconds: milliseconds), as: UTF8.self)
     }
@@ -45,7 +51,9 @@ public enum RFC3339 {
 
     public static func append<Out: ByteAppending & ~Copyable>(milliseconds: Int64, to out: inout Out) {
         let seconds = floorDivide(milliseconds, 1000)
-        let millis = Int(milliseconds - seconds * 1000)
+        // The remainder, not `milliseconds - seconds * 1000`, which overflows near Int64.min.
+        let remainder = Int(milliseconds % 1000)
+        let millis = remainder < 0 ? remainder + 1000 : remainder
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)

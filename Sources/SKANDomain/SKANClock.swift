@@ -51,11 +51,3 @@ func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }
-
-/// `a - b`, pinned to the Int64 range instead of trapping: timestamps come from clients and may be absurd.
-@inline(__always)
-func saturatingSubtract(_ a: Int64, _ b: Int64) -> Int64 {
-    let (result, overflow) = a.subtractingReportingOverflow(b)
-    if !overflow { return result }
-    return b < 0 ? Int64.max : Int64.min
-}

@@ -19,6 +19,9 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case unknownCurrency = "unknown_currency"
     /// A timestamp that looks like milliseconds (> 10^11) where Unix seconds are expected.
     case timestampInMilliseconds = "timestamp_in_milliseconds"
+    /// A timestamp no clock gives in seconds or milliseconds (microseconds, nanoseconds, or beyond
+    /// ±10^14): ignored, so no window or postback is computed from it.
+    case timestampImpossible = "timestamp_impossible"
     /// A timestamp later than the server's clock (plus 5 minutes of tolerance).
     case timestampInFuture = "timestamp_in_future"
     /// A timestamp before 2014-01-01, older than any SKAdNetwork; 0 usually means "never set".

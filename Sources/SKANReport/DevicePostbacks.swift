@@ -108,7 +108,7 @@ public struct DevicePostbacks: Sendable {
     }
 
     static func statusText(_ p: PostbackSimulator.Postback) -> String {
-        func time(_ seconds: Int64) -> String { RFC3339.format(milliseconds: seconds * 1000) }
+        func time(_ seconds: Int64) -> String { RFC3339.format(seconds: seconds) }
         switch p.status {
         case .pending: return "pending (window open until \(p.windowEnd.map(time) ?? "?"))"
         case .neverSent: return "never sent (\(p.reason ?? "no value"))"
@@ -122,7 +122,7 @@ public struct DevicePostbacks: Sendable {
 
     func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?) -> JSONValue {
         func time(_ seconds: Int64?) -> JSONValue {
-            seconds.map { .string(RFC3339.format(milliseconds: $0 * 1000)) } ?? .null
+            seconds.map { .string(RFC3339.format(seconds: $0)) } ?? .null
         }
         var members: [JSONMember] = [JSONMember("index", .int(Int64(postback.index)))]
         if let window { members.append(JSONMember("window", .string(window))) }

@@ -23,7 +23,7 @@ struct PostbackReportTests {
         try (try mock.logLines().joined(separator: "\n") + "\n").write(
             toFile: journal, atomically: true, encoding: .utf8)
 
-        let aak = try run(["report", journal, "--json", "--framework", "aak", "--did-win", "false"])
+        let aak = try SKANMockExecutable.run(["report", journal, "--json", "--framework", "aak", "--did-win", "false"])
         #expect(aak.status == 0, "\(aak.error)")
         let json = try JSONParser.parse(Array(aak.output.utf8))
         let postbacks = json["devices"]?[0]?["postbacks"]
@@ -32,22 +32,8 @@ struct PostbackReportTests {
         #expect(p0?["jws"]?["payload"]?["did-win"] == false && p0?["apple"]?["jws-string"]?.stringValue != nil)
         #expect(postbacks?["skan4"]?[3]?["postbacks"]?[1]?["status"] == "never_sent")
 
-        let bad = try run(["report", journal, "--framework", "skadnetwork"])
+        let bad = try SKANMockExecutable.run(["report", journal, "--framework", "skadnetwork"])
         #expect(bad.status == 64 && bad.error.contains("--framework must be skan or aak"), "\(bad.error)")
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = ProcessLifecycleTests.executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
 }

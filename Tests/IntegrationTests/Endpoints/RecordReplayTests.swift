@@ -34,24 +34,6 @@
             ]
         }
 
-        /// Runs `skan-mock ARGUMENTS`; its exit status, standard output and standard error.
-        private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            let binary = try #require(
-                ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            let output = Pipe()
-            let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, out, err)
-        }
-
         @Test func aRecordedProxyRunIsAnsweredAsProductionDidAndTheRestByTheModel() throws {
             let production = try TestSKANMock(configure: {
                 $0.modelPath = Self.root.appendingPathComponent("config/revenue.json").path
@@ -65,7 +47,7 @@
 
             let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
             defer { try? FileManager.default.removeItem(atPath: replayPath) }
-            let record = try run(["record", proxy.logPath, "--out", replayPath])
+            let record = try SKANMockExecutable.run(["record", proxy.logPath, "--out", replayPath])
             #expect(record.status == 0, "\(record.error)")
             #expect(record.output == "3 answers recorded for 1 device, written to \(replayPath)\n")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: replayPath))
@@ -123,7 +105,7 @@
             proxy.server.flushJournalLog()
             let journal = try Data(contentsOf: URL(fileURLWithPath: proxy.logPath))
 
-            let itself = try run(["record", proxy.logPath, "--out", proxy.logPath, "--force"])
+            let itself = try SKANMockExecutable.run(["record", proxy.logPath, "--out", proxy.logPath, "--force"])
             #expect(itself.status == 2)
             #expect(
                 itself.error
@@ -133,7 +115,7 @@
             let notes = NSTemporaryDirectory() + "skan-mock-notes-\(UUID().uuidString).txt"
             defer { try? FileManager.default.removeItem(atPath: notes) }
             try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: notes))
-            let other = try run(["record", proxy.logPath, "--out", notes])
+            let other = try SKANMockExecutable.run(["record", proxy.logPath, "--out", notes])
             #expect(other.status == 2)
             #expect(
                 other.error
@@ -141,9 +123,9 @@
             #expect(try String(contentsOfFile: notes, encoding: .utf8) == "keep me\n")
 
             // A replay file is replaced (recording again), and --force replaces anything else.
-            let forced = try run(["record", proxy.logPath, "--out", notes, "--force"])
+            let forced = try SKANMockExecutable.run(["record", proxy.logPath, "--out", notes, "--force"])
             #expect(forced.status == 0, "\(forced.error)")
-            let again = try run(["record", proxy.logPath, "--out", notes])
+            let again = try SKANMockExecutable.run(["record", proxy.logPath, "--out", notes])
             #expect(again.status == 0, "\(again.error)")
             let file = try ReplayFile.parse(
                 bytes: Array(try Data(contentsOf: URL(fileURLWithPath: notes))), source: notes)
@@ -160,11 +142,11 @@
             plain.server.flushJournalLog()
             let replayPath = NSTemporaryDirectory() + "skan-mock-replay-\(UUID().uuidString).json"
             defer { try? FileManager.default.removeItem(atPath: replayPath) }
-            let none = try run(["record", plain.logPath, "--out", replayPath])
+            let none = try SKANMockExecutable.run(["record", plain.logPath, "--out", replayPath])
             #expect(none.status == 2)
             #expect(none.error.hasPrefix("skan-mock record: \(plain.logPath): no entry has an upstream answer"))
             #expect(!FileManager.default.fileExists(atPath: replayPath))
-            let missing = try run(["record", "/nonexistent/run.jsonl", "--out", replayPath])
+            let missing = try SKANMockExecutable.run(["record", "/nonexistent/run.jsonl", "--out", replayPath])
             #expect(missing.status == 2)
             #expect(
                 missing.error
@@ -176,7 +158,7 @@
                     .utf8
             )
             .write(to: URL(fileURLWithPath: replayPath))
-            let started = try run(["--port", "0", "--replay", replayPath])
+            let started = try SKANMockExecutable.run(["--port", "0", "--replay", replayPath])
             #expect(started.status == 2)
             #expect(
                 started.error

@@ -37,19 +37,19 @@ struct ReportTests {
         let journal = dir + "/journal.jsonl"
         try (lines.joined(separator: "\n") + "\n{broken\n").write(toFile: journal, atomically: true, encoding: .utf8)
 
-        let plain = try run(["report", journal])
+        let plain = try SKANMockExecutable.run(["report", journal])
         #expect(plain.status == 0)
         #expect(plain.output.contains("device C1: 1 request, windows p0"))
         #expect(plain.output.contains("line 2: not JSON"))
 
         let junit = dir + "/junit.xml"
-        let failing = try run(["report", journal, "--junit", junit, "--fail-on-findings"])
+        let failing = try SKANMockExecutable.run(["report", journal, "--junit", junit, "--fail-on-findings"])
         #expect(failing.status == 1)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testcase classname="skan-mock.devices" name="C1">"#))
         #expect(xml.contains(#"<failure type="coarse_value_out_of_range""#))
 
-        let missing = try run(["report", dir + "/nope.jsonl"])
+        let missing = try SKANMockExecutable.run(["report", dir + "/nope.jsonl"])
         #expect(missing.status == 2)
         #expect(missing.error.contains("nope.jsonl"))
     }
@@ -90,7 +90,7 @@ struct ReportTests {
         try (try mock.logLines().joined(separator: "\n") + "\n").write(
             toFile: journal, atomically: true, encoding: .utf8)
         let junit = dir + "/junit.xml"
-        let plain = try run(["report", journal, "--model", model, "--junit", junit])
+        let plain = try SKANMockExecutable.run(["report", journal, "--model", model, "--junit", junit])
         #expect(plain.status == 0)
         #expect(plain.output.contains("  postbacks as of 2026-09-18T14:00:00.000Z:"))
         #expect(
@@ -105,7 +105,9 @@ struct ReportTests {
             xml.contains(#"<testcase classname="skan-mock.postbacks" name="PB">"#)
                 && !xml.contains("value_not_in_model"))
 
-        let strict = try run(["report", journal, "--model", other, "--fail-on-findings", "--junit", junit])
+        let strict = try SKANMockExecutable.run([
+            "report", journal, "--model", other, "--fail-on-findings", "--junit", junit
+        ])
         #expect(strict.status == 1)
         #expect(strict.output.contains("value_not_in_model"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure type="value_not_in_model""#))
@@ -123,34 +125,15 @@ struct ReportTests {
         defer { try? FileManager.default.removeItem(atPath: empty) }
         try Data().write(to: URL(fileURLWithPath: empty))
         for journal in [mock.logPath, empty] {
-            let strict = try run(["compare", journal, "--fail-on-differences"])
+            let strict = try SKANMockExecutable.run(["compare", journal, "--fail-on-differences"])
             #expect(strict.status == 1)
             #expect(
                 strict.error
                     == "skan-mock compare: nothing was compared: no entry of \(journal) has an upstream answer (write it with --upstream and --log)\n"
             )
             #expect(strict.output.hasPrefix("0 answers compared with the upstream"))
-            #expect(try run(["compare", journal]).status == 0)
+            #expect(try SKANMockExecutable.run(["compare", journal]).status == 0)
         }
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        guard let binary = ProcessLifecycleTests.executable else {
-            throw CocoaError(
-                .fileNoSuchFile,
-                userInfo: [NSLocalizedDescriptionKey: "build skan-mock first (swift build --build-tests)"])
-        }
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
 }
