@@ -42,6 +42,19 @@ public final class OffsetClock: SKANClock {
     public func setOffset(seconds: Int64) { offset.store(seconds, ordering: .relaxed) }
     public func advance(seconds: Int64) { offset.add(seconds, ordering: .relaxed) }
 
+    /// Adds `seconds` when the offset stays within `limit` of the real time; the new offset, or nil
+    /// (nothing changed) past it. Concurrent advances all count: each is one compare-and-swap.
+    public func advance(seconds: Int64, within limit: ClosedRange<Int64>) -> Int64? {
+        var current = offsetSeconds
+        while true {
+            let (sum, overflow) = current.addingReportingOverflow(seconds)
+            guard !overflow, limit.contains(sum) else { return nil }
+            let swapped = offset.compareExchange(expected: current, desired: sum, ordering: .relaxed)
+            if swapped.exchanged { return sum }
+            current = swapped.original
+        }
+    }
+
     public func nowMilliseconds() -> Int64 { base.nowMilliseconds() + offsetSeconds * 1000 }
 }
 

@@ -68,6 +68,17 @@ public final class Atomic<Value: AtomicWord>: @unchecked Sendable {
     public func exchange(_ value: Value, ordering: AtomicOrdering) -> Value {
         Value(atomicWord: CSystemAtomics_exchange(word, value.atomicWord, ordering.c))
     }
+
+    /// Sets `desired` if the value is still `expected`; whether it was, and the value it found.
+    /// A read-decide-write without a lock (a bounded add) loops on it until nothing raced it.
+    @inline(__always)
+    public func compareExchange(expected: Value, desired: Value, ordering: AtomicOrdering) -> (
+        exchanged: Bool, original: Value
+    ) {
+        var found = expected.atomicWord
+        let exchanged = CSystemAtomics_compare_exchange(word, &found, desired.atomicWord, ordering.c)
+        return (exchanged, Value(atomicWord: found))
+    }
 }
 
 extension Atomic where Value: FixedWidthInteger {

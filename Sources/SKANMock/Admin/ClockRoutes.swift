@@ -35,16 +35,21 @@ struct ClockRoutes: AdminRouteCollection {
         else {
             return .jsonError(expected, status: .badRequest)
         }
-        // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow.
-        let sum = context.clock.offsetSeconds.addingReportingOverflow(seconds)
-        let target = member.key == "offset_s" ? seconds : sum.partialValue
-        let overflowed = member.key == "advance_s" && sum.overflow
-        guard !overflowed, target >= -Self.maxOffsetSeconds, target <= Self.maxOffsetSeconds else {
+        // Bounded so the clock's arithmetic (milliseconds in an Int64) cannot overflow; an advance
+        // is one atomic step, so advances sent at once all count.
+        let limit = -Self.maxOffsetSeconds...Self.maxOffsetSeconds
+        let moved: Bool
+        if member.key == "offset_s" {
+            moved = limit.contains(seconds)
+            if moved { context.clock.setOffset(seconds: seconds) }
+        } else {
+            moved = context.clock.advance(seconds: seconds, within: limit) != nil
+        }
+        guard moved else {
             return .jsonError(
                 "the clock offset must stay within 100 years (\(Self.maxOffsetSeconds) s) of the real time",
                 status: .badRequest)
         }
-        context.clock.setOffset(seconds: target)
         return clock()
     }
 }
