@@ -21,6 +21,8 @@ public final class SKANMockServer: Sendable {
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
     private let upstream: Upstream?
+    /// Shadow mode's entries waiting for the upstream (for tests).
+    var upstreamArrivals: ArrivalOrder? { upstream?.arrivals }
     private let delays: PendingDelays
     /// What answers every request, sockets aside: tests drive routes through it in process.
     let responder: any HTTPResponder

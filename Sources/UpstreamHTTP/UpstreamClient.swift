@@ -7,8 +7,9 @@ import SystemPOSIX
 /// against the system's trust store (or one CA file), every request bounded by its timeout. The
 /// caller is never blocked: `send` queues the request and its completion runs on a dispatch queue.
 /// At most `maxInFlight` transfers run at once (each a connection, kept alive), and at most
-/// `maxWaiting` wait for one: past that a request is not sent (`.notSent`), so an upstream slower
-/// than the traffic costs a bounded queue, not memory and CPU without end.
+/// `maxWaiting` wait for one, holding at most `maxWaitingBytes` of targets and bodies: past either a
+/// request is not sent (`.notSent`), so an upstream slower than the traffic costs a bounded queue,
+/// not memory and CPU without end.
 /// Why libcurl: the test suites already link it, it is on every Mac and Linux, and it brings
 /// certificate verification, keep-alive and HTTP/1.1 framing that the server's own code would
 /// otherwise have to grow a second time for the client side.
@@ -22,6 +23,7 @@ public final class UpstreamClient: Sendable {
     private let completionQueue = DispatchQueue(label: "upstream.completions")
     public let maxInFlight: Int
     public let maxWaiting: Int
+    public let maxWaitingBytes: Int
     /// Signalled once the loop has ended and every completion has run.
     private let finished = DispatchSemaphore(value: 0)
     /// The largest upstream answer body passed on: 64 KiB.
@@ -33,6 +35,8 @@ public final class UpstreamClient: Sendable {
             /// Waiting requests, oldest first from `head` (taken without moving the rest).
             var pending: [(UpstreamRequest, @Sendable (UpstreamResult) -> Void)] = []
             var head = 0
+            /// The targets and bodies of the waiting requests.
+            var waitingBytes = 0
             var stopping = false
             /// The loop is about to wait, or waiting, in `curl_multi_poll`: a new request must wake
             /// it. While it runs it takes what came at its next turn, so under load one wake-up
@@ -47,6 +51,7 @@ public final class UpstreamClient: Sendable {
                 // A copy of just these, before `pending` changes: a slice kept alive across the
                 // change below would make it copy every waiting request.
                 let taken = Array(pending[head..<end])
+                for (request, _) in taken { waitingBytes -= request.heldBytes }
                 head = end
                 if head == pending.count {
                     pending.removeAll(keepingCapacity: true)
@@ -73,11 +78,12 @@ public final class UpstreamClient: Sendable {
     }
 
     /// `caFile` (PEM) replaces the system's trust store for HTTPS upstreams when given.
-    public init(caFile: String? = nil, maxInFlight: Int = 64, maxWaiting: Int = 4096) {
+    public init(caFile: String? = nil, maxInFlight: Int = 64, maxWaiting: Int = 4096, maxWaitingBytes: Int = 64 << 20) {
         Self.globalInit
         self.caFile = caFile
         self.maxInFlight = max(1, maxInFlight)
         self.maxWaiting = max(0, maxWaiting)
+        self.maxWaitingBytes = max(0, maxWaitingBytes)
         multi = CurlMulti()
         let multi = self.multi
         let queue = self.queue
@@ -104,8 +110,12 @@ public final class UpstreamClient: Sendable {
         request.queuedAtNanos = DispatchTime.now().uptimeNanoseconds
         let verdict = queue.state.withLock { state -> Verdict in
             guard !state.stopping else { return .stopped }
-            guard state.waiting < maxWaiting else { return .full(state.waiting) }
+            // One request always fits, however large: the server's own limits bound it.
+            guard state.waiting < maxWaiting,
+                state.waiting == 0 || state.waitingBytes + request.heldBytes <= maxWaitingBytes
+            else { return .full(state.waiting) }
             state.pending.append((request, completion))
+            state.waitingBytes += request.heldBytes
             defer { state.loopAsleep = false }
             return .queued(wake: state.loopAsleep)
         }

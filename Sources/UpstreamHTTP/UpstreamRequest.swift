@@ -16,6 +16,8 @@ public struct UpstreamRequest: Sendable {
 
     /// The whole URL.
     public var url: String { origin + target }
+    /// What it holds while it waits: counted against the client's bound on waiting bytes.
+    var heldBytes: Int { target.utf8.count + body.count }
 
     public init(
         method: String, origin: String, target: String, headers: [String] = [], body: [UInt8] = [],

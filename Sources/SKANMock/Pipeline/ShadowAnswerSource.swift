@@ -12,7 +12,11 @@ struct ShadowAnswerSource: AnswerSource {
         _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
     ) {
         var answer = model.answer(exchange, endpoint: endpoint)
-        let comparison = ShadowComparison(arrivals: upstream.arrivals)
+        // What the entry holds until it is journaled: the request as received, both answers and
+        // the rest of the entry (about 1 KiB).
+        let request = exchange.http
+        let heldBytes = request.target.utf8.count + request.body.count + answer.body.count + 1024
+        let comparison = ShadowComparison.arriving(in: upstream.arrivals, heldBytes: heldBytes)
         answer.comparison = comparison
         let outcome = answer.outcome
         let service = model.context.service

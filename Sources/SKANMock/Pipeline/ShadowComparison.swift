@@ -6,7 +6,7 @@ import SystemPOSIX
 /// takes its turn in `ArrivalOrder`, so entries are recorded in the order their requests arrived,
 /// whatever order the upstream answers in. An answer held back by an injected delay is recorded
 /// when it is sent, as in every mode (`AnswerDelivery`): it never holds back the entries after it.
-final class ShadowComparison: Sendable {
+final class ShadowComparison: ArrivalOrder.Entry {
     /// What the upstream's reply adds to the entry.
     struct Addition: Sendable {
         var findings: [ValidationFinding]
@@ -37,19 +37,32 @@ final class ShadowComparison: Sendable {
     private let state = Mutex(State())
     private let arrivals: ArrivalOrder
     private let ticket: Int
+    let heldBytes: Int
 
-    /// Takes the request's place in arrival order: call it when the request arrives.
-    init(arrivals: ArrivalOrder) {
+    private init(arrivals: ArrivalOrder, ticket: Int, heldBytes: Int) {
         self.arrivals = arrivals
-        ticket = arrivals.ticket()
+        self.ticket = ticket
+        self.heldBytes = heldBytes
+    }
+
+    /// Takes the request's place in arrival order: call it when the request arrives. `heldBytes`
+    /// is what the entry holds until it is recorded (its request and answer), counted against the
+    /// bound on what waits for the upstream.
+    static func arriving(in arrivals: ArrivalOrder, heldBytes: Int) -> ShadowComparison {
+        arrivals.enter { ShadowComparison(arrivals: arrivals, ticket: $0, heldBytes: heldBytes) }
     }
 
     /// The upstream replied; what it adds to the entry. The entry is recorded in its turn if its
-    /// answer was delivered by then.
+    /// answer was delivered by then. A reply to an entry given up already is dropped.
     func upstreamReplied(_ addition: Addition) {
-        state.withLock { $0.addition = addition }
-        arrivals.complete(ticket) { [state] in
+        arrivals.complete(ticket, turn(with: addition))
+    }
+
+    /// The completion that records the entry with `addition` once its answer is delivered.
+    private func turn(with addition: Addition) -> @Sendable () -> Void {
+        { [state] in
             if let (result, record, addition) = state.withLock({ state in
+                state.addition = addition
                 state.turnCame = true
                 return state.takeWhole()
             }) {
@@ -66,5 +79,12 @@ final class ShadowComparison: Sendable {
         }) {
             record(result, addition)
         }
+    }
+
+    /// Given up while waiting (too many requests, or too many bytes, waited for the upstream):
+    /// recorded in its turn as not sent, whatever the upstream says later.
+    func givenUp(waiting: Int, bytes: Int) -> @Sendable () -> Void {
+        let reply = UpstreamReply.givenUp(waiting: waiting, bytes: bytes)
+        return turn(with: Addition(findings: reply.failureFindings, members: [reply.member]))
     }
 }

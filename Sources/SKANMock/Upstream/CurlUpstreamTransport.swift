@@ -7,7 +7,8 @@
 
         init(_ options: UpstreamOptions) {
             client = UpstreamClient(
-                caFile: options.caFile, maxInFlight: options.maxInFlight, maxWaiting: options.maxWaiting)
+                caFile: options.caFile, maxInFlight: options.maxInFlight, maxWaiting: options.maxWaiting,
+                maxWaitingBytes: options.maxWaitingBytes)
         }
 
         func send(_ exchange: UpstreamExchange, completion: @escaping @Sendable (UpstreamReply) -> Void) {

@@ -16,6 +16,14 @@ public struct UpstreamOptions: Sendable, Equatable {
     /// request is not sent (`upstream_skipped`), so a slow upstream costs a bounded queue.
     public var maxInFlight = 64
     public var maxWaiting = 4096
+    /// The targets and bodies of the requests waiting, at most (bodies may be up to 1 MiB each).
+    public var maxWaitingBytes = 64 << 20
+    /// Shadow mode's entries waiting for the upstream's reply (or for an earlier one's, to keep
+    /// arrival order), in count and bytes: past either the oldest is journaled as given up.
+    public var maxShadowEntries = ArrivalOrder.Limits.standard.entries
+    public var maxShadowBytes = ArrivalOrder.Limits.standard.bytes
+
+    var shadowHeld: ArrivalOrder.Limits { ArrivalOrder.Limits(entries: maxShadowEntries, bytes: maxShadowBytes) }
 
     /// Why `--upstream` or `--upstream-timeout` cannot be used: which, its value, and why.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -71,6 +71,16 @@ enum UpstreamReply: Sendable, Equatable {
         .failed(.unreachable, reason: "the upstream could not be reached: \(reason)", durationMicros: durationMicros)
     }
 
+    /// Given up: `waiting` entries holding `bytes` waited for the upstream, over the bound on
+    /// what shadow mode holds for it (`ArrivalOrder.Limits`); the oldest is journaled without its reply.
+    static func givenUp(waiting: Int, bytes: Int) -> UpstreamReply {
+        .failed(
+            .notSent,
+            reason:
+                "given up: \(waiting) requests (\(bytes / 1024) KiB) were waiting for the upstream, more than shadow mode holds (it answers slower than requests arrive); its reply, if any, is ignored",
+            durationMicros: 0)
+    }
+
     /// Not sent: `waiting` requests were queued for the upstream already.
     static func notSent(queueFull waiting: Int) -> UpstreamReply {
         .failed(
@@ -115,8 +125,14 @@ enum UpstreamReply: Sendable, Equatable {
                 model: (outcome.status, outcome.body), upstream: (status, body))
             service.recordUpstream(outcome, matched: difference == nil)
             return difference.map { [$0] } ?? []
-        case .failed(let failure, let reason, _):
-            return [UpstreamComparison.failure(failure.findingCode, reason: reason)]
+        case .failed:
+            return failureFindings
         }
+    }
+
+    /// The finding of a failure, which needs no model answer to compare with; none for an answer.
+    var failureFindings: [ValidationFinding] {
+        guard case .failed(let failure, let reason, _) = self else { return [] }
+        return [UpstreamComparison.failure(failure.findingCode, reason: reason)]
     }
 }

@@ -149,6 +149,25 @@
             #expect(codes.filter { $0 == "upstream_timeout" }.count == 4 - notSent)
         }
 
+        /// The queue is bounded in bytes too: large requests (bodies up to 1 MiB each) waiting
+        /// for a slow upstream used to be held up to the count, 4 GiB.
+        @Test func theQueueIsBoundedInBytes() throws {
+            let silent = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
+            defer { System.close(silent) }
+            var options = try UpstreamOptions(
+                baseURL: "http://127.0.0.1:\(System.localPort(silent))", timeoutSeconds: 2)
+            options.maxInFlight = 1
+            options.maxWaitingBytes = 1500
+            let mock = try TestSKANMock(configure: { $0.upstream = options })
+            let padded = session("BYTES") + [("padding", String(repeating: "x", count: 1000))]
+            for _ in 1...4 { #expect(try mock.get("/api/v2/conversion_value", padded).status == 200) }
+            // One in flight and one waiting at most: the others would put the queue past 1,500 bytes.
+            let all = try mock.admin("/__admin/requests/wait?device=BYTES&count=4&timeout_ms=10000")
+            #expect(all["timed_out"] == false)
+            let codes = (all["requests"]?.arrayValue ?? []).compactMap { $0["issues"]?[0]?["code"]?.stringValue }
+            #expect(codes.count == 4 && (2...3).contains(codes.filter { $0 == "upstream_skipped" }.count), "\(codes)")
+        }
+
         @Test func proxyAnswersWithTheUpstreamAndTheDeviceFollowsIt() throws {
             let production = try TestSKANMock(configure: {
                 $0.modelPath =

@@ -68,4 +68,39 @@ struct ShadowAnswerSourceTests {
         // The model's own answer is what is compared: it matched.
         #expect(entry["issues"]?.arrayValue?.isEmpty == true)
     }
+
+    /// An upstream that never answers used to hold every request of a flood until its timeout
+    /// (3-4 GiB at 60 s). What waits is bounded: past it the oldest entries are journaled at once
+    /// as given up, in arrival order, and their late replies are dropped.
+    @Test func anUpstreamThatNeverAnswersHoldsABoundedNumberOfEntries() throws {
+        let mock = try InProcessServer(upstream: .shadow) { $0.upstream?.maxShadowEntries = 8 }
+        let events = (0..<50).map { "e\($0)" }
+        for event in events { #expect(mock.session("S-F", event: event).status == 200) }
+        let entries = mock.entries
+        #expect(entries.count == 42)
+        #expect(entries.compactMap { $0["event"]?.stringValue } == Array(events.prefix(42)))
+        #expect(entries.compactMap { $0["id"]?.intValue } == Array(1...42))
+        #expect(entries.allSatisfy { $0["issues"]?[0]?["code"] == "upstream_skipped" })
+        #expect(entries[0]["upstream"]?["error"] == "not_sent")
+        #expect(entries[0]["upstream"]?["reason"]?.stringValue?.hasPrefix("given up: 9 requests") == true)
+        #expect(mock.server.upstreamArrivals?.waiting.entries == 8)
+        // A reply to an entry given up is dropped; the ones still waiting are journaled as usual.
+        mock.upstream.answer(0, modelAnswer)
+        for index in 42..<50 { mock.upstream.answer(index, modelAnswer) }
+        let all = mock.entries
+        #expect(all.count == 50)
+        #expect(all.compactMap { $0["event"]?.stringValue } == events)
+        #expect(all[42]["upstream"]?["status"] == 200)
+        let waiting = try #require(mock.server.upstreamArrivals?.waiting)
+        #expect(waiting == (0, 0))
+    }
+
+    @Test func theBytesWaitingAreBoundedToo() throws {
+        let mock = try InProcessServer(upstream: .shadow) { $0.upstream?.maxShadowBytes = 4096 }
+        for n in 0..<6 { mock.session("S-B\(n)") }
+        // Each entry holds its request, its answer and about 1 KiB: two or three fit in 4 KiB.
+        let waiting = try #require(mock.server.upstreamArrivals?.waiting)
+        #expect(waiting.bytes <= 4096 && waiting.entries >= 2)
+        #expect(mock.entries.count == 6 - waiting.entries)
+    }
 }

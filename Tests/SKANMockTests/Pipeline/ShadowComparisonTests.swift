@@ -21,7 +21,7 @@ struct ShadowComparisonTests {
         weak var weakComparison: ShadowComparison?
         let recorded = Mutex(0)
         do {
-            let comparison = ShadowComparison(arrivals: ArrivalOrder())
+            let comparison = ShadowComparison.arriving(in: ArrivalOrder(), heldBytes: 0)
             let answer = Answer(comparison)
             weakAnswer = answer
             weakComparison = comparison
