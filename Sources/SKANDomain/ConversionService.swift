@@ -448,9 +448,8 @@ public final class ConversionService: Sendable {
         let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         p.checkConsistency(window: window, reader: &reader)
         var findings = reader.findings
-        if let missing = s2s.missingArgument {
-            return outcome(
-                endpoint, SKANResponse.error("missing argument: \(missing)"), common, .skan4(p), window, findings, now)
+        if let refusal = s2s.refusal {
+            return outcome(endpoint, SKANResponse.error(refusal), common, .skan4(p), window, findings, now)
         }
         // On Singular's S2S session endpoint `n` is the application's name, not an event (RudderStack
         // maps it from the app name; Singular's Python sample sends n='Go Go Magnet!'): a launch is a

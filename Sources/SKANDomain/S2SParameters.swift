@@ -1,11 +1,18 @@
 /// What an app's back end forwards to `/api/v1/launch`, `/api/v1/evt` and the SDID-based
 /// `/api/v2/launch`, `/api/v2/evt`: identity plus the SKAN metadata under either its SKAN 4 or its
-/// SKAN 3 names.
+/// SKAN 3 names, and what Singular would refuse it for.
 public struct S2SParameters: Sendable, Equatable {
-    /// The first required argument that is absent, in Singular's order: a, p, i, then idfv (v1, iOS
-    /// only) or sdid (v2), then n (evt only).
-    public var missingArgument: String?
+    /// Why Singular refuses the request (`{"status":"error","reason":...}`, HTTP 200): the first
+    /// required argument that is absent, in Singular's order (a, p, i, then idfv on v1 iOS or sdid
+    /// on v2, then n on evt), else a platform it does not know, else no device id at all.
+    public var refusal: String?
     public var skan: SKAN4Parameters
+
+    /// The platforms Singular's S2S API takes (compared case-insensitively): the mobile ones, the
+    /// web, and PC and the consoles that Unity games send (RudderStack's Singular destination
+    /// forwards `pc`, `xbox`, `playstation`, `nintendo` and `metaquest`).
+    public static let platforms = ["iOS", "Android", "Web", "PC", "Xbox", "PlayStation", "Nintendo", "MetaQuest"]
+    private static let platformKeys = Set(platforms.map { $0.lowercased() })
 
     /// `path` is the path the request came to: Singular's own, or a `--route` alias of it.
     public static func parse(
@@ -23,24 +30,39 @@ public struct S2SParameters: Sendable, Equatable {
             required.append((Name.idfv, common.has(.idfv)))
         }
         if endpoint == .event || endpoint == .event2 { required.append((Name.event, common.event != nil)) }
-        var missing: String?
+        var refusal: String?
         for (name, present) in required where !present {
-            if missing == nil { missing = name.name }
+            if refusal == nil { refusal = "missing argument: \(name.name)" }
             let message =
                 name == .apiKey
                 ? MissingAPIKey.message(endpoint: endpoint, path: path ?? endpoint.path)
                 : "missing argument: \(name.name)"
             reader.add(name, .missingParameter, message)
         }
+        if let platform = common.platform, !platformKeys.contains(platform.lowercased()) {
+            if refusal == nil { refusal = "invalid platform: \(platform)" }
+            reader.add(
+                .platform, .invalidPlatform,
+                "invalid platform: \(platform); Singular takes \(platforms.joined(separator: ", ")) (in any case)")
+        }
         // No device id of any kind: Singular cannot tie the request to a device, nor can skan-mock
         // keep its state. (On iOS the missing idfv has said so already; v2 needs sdid, said above.)
         if !endpoint.isSDIDBased && !common.isIOS && common.device == nil {
-            reader.add(
-                .aifa, .missingParameter,
-                "no device id: an Android request identifies the device by aifa (Google advertising id), asid (App Set ID), oaid, amid or andi (Android ID), an iOS one by idfv; without one no device state is kept"
-            )
+            if refusal == nil { refusal = "no device ID supplied" }
+            if common.isAndroid {
+                reader.add(
+                    .aifa, .missingParameter,
+                    "no device ID supplied: an Android request identifies the device by aifa (Google advertising id), asid (App Set ID), oaid, amid or andi (Android ID), an iOS one by idfv; without one no device state is kept"
+                )
+            } else {
+                let platform = common.platform.map { "a \($0) request" } ?? "a request"
+                reader.add(
+                    .sdid, .missingParameter,
+                    "no device ID supplied: \(platform) identifies the device by sdid (the Singular Device ID, which /api/v2/launch and /api/v2/evt require), sing or idfa; without one no device state is kept"
+                )
+            }
         }
         let skan = SKAN4Parameters.parse(&reader, acceptSKAN3Names: true)
-        return S2SParameters(missingArgument: missing, skan: skan)
+        return S2SParameters(refusal: refusal, skan: skan)
     }
 }

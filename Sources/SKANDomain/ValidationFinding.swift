@@ -3,6 +3,9 @@
 public enum FindingCode: String, Sendable, CaseIterable, Codable {
     /// A required parameter is absent or empty.
     case missingParameter = "missing_parameter"
+    /// An S2S platform (`p`) Singular does not take (`p=com.example.game`): answered as Singular
+    /// does, `invalid platform: ...`.
+    case invalidPlatform = "invalid_platform"
     /// A parameter that must be an integer is not one ("3.5", "abc", "0x10").
     case invalidInteger = "invalid_integer"
     /// A fine (conversion) value outside 0...63.

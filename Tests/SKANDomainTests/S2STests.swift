@@ -22,8 +22,10 @@ import Testing
             noIDFV.findings == [
                 ValidationFinding(param: "idfv", code: .missingParameter, message: "missing argument: idfv")
             ])
-        // idfv is only required on iOS.
-        #expect(s2s(service, .launch, [("a", "K"), ("p", "Android"), ("i", "app")]).bodyText == #"{"status":"ok"}"#)
+        // idfv is only required on iOS; elsewhere any device id will do, and none is Singular's error.
+        #expect(
+            s2s(service, .launch, [("a", "K"), ("p", "Android"), ("i", "app"), ("asid", "A")]).bodyText
+                == #"{"status":"ok"}"#)
         #expect(s2s(service, .event, base).bodyText == #"{"status":"error","reason":"missing argument: n"}"#)
         #expect(s2s(service, .event, base + [("n", "purchase")]).bodyText == #"{"status":"ok"}"#)
         #expect(s2s(service, .launch, base).bodyText == #"{"status":"ok"}"#)
@@ -80,11 +82,51 @@ import Testing
         #expect(s2s(service, .launch, android + [("andi", "ANDI-1")]).device == "ANDI-1")
         let none = s2s(service, .launch, android)
         #expect(none.device == nil)
-        #expect(none.bodyText == #"{"status":"ok"}"#)
+        #expect(none.bodyText == #"{"status":"error","reason":"no device ID supplied"}"#)
+        #expect(none.status == 200)
         #expect(none.findings.map(\.code) == [.missingParameter])
         #expect(
-            none.findings.first?.message.hasPrefix("no device id: an Android request identifies the device by aifa")
-                == true)
+            none.findings.first?.message.hasPrefix(
+                "no device ID supplied: an Android request identifies the device by aifa") == true)
+    }
+
+    /// Singular answers a request it cannot tie to a device with an error (HTTP 200): a back end
+    /// that forgot the id learns it here, not in production. On the web, a PC or a console the
+    /// finding names Singular's own id, not Android's.
+    @Test(arguments: ["Web", "PC", "metaquest", "nintendo"])
+    func noDeviceIdIsSingularsErrorOnEveryPlatform(platform: String) throws {
+        let (service, _) = makeService()
+        let none = s2s(service, .event, [("a", "K"), ("p", platform), ("i", "app"), ("n", "buy")])
+        #expect(none.bodyText == #"{"status":"error","reason":"no device ID supplied"}"#)
+        let finding = try #require(none.findings.first)
+        #expect(finding.param == "sdid" && finding.code == .missingParameter)
+        #expect(finding.message.hasPrefix("no device ID supplied: a \(platform) request identifies the device by sdid"))
+        #expect(!finding.message.contains("aifa"))
+        let withID = s2s(service, .event, [("a", "K"), ("p", platform), ("i", "app"), ("n", "buy"), ("sdid", "S-1")])
+        #expect(withID.bodyText == #"{"status":"ok"}"#)
+    }
+
+    /// Every platform real clients send is taken, in any case; anything else is Singular's
+    /// `invalid platform` error, with a finding that lists the accepted ones.
+    @Test func thePlatformIsChecked() throws {
+        let (service, _) = makeService()
+        for platform in [
+            "iOS", "ios", "Android", "ANDROID", "Web", "PC", "pc", "xbox", "PlayStation", "nintendo", "metaquest"
+        ] {
+            let outcome = s2s(
+                service, .launch, [("a", "K"), ("p", platform), ("i", "app"), ("idfv", "I"), ("sdid", "S")])
+            #expect(outcome.bodyText == #"{"status":"ok"}"#, "\(platform)")
+            #expect(!outcome.findings.contains { $0.code == .invalidPlatform })
+        }
+        let bad = s2s(service, .launch, [("a", "K"), ("p", "com.example.game"), ("i", "app"), ("sdid", "S")])
+        #expect(bad.bodyText == #"{"status":"error","reason":"invalid platform: com.example.game"}"#)
+        let finding = try #require(bad.findings.first { $0.code == .invalidPlatform })
+        #expect(finding.param == "p")
+        #expect(finding.message.contains("iOS, Android, Web, PC, Xbox, PlayStation, Nintendo, MetaQuest"))
+        // A missing argument comes first, as in Singular's order.
+        #expect(
+            s2s(service, .launch, [("p", "com.example.game")]).bodyText
+                == #"{"status":"error","reason":"missing argument: a"}"#)
     }
 
     /// On Singular's session endpoint `n` is the app's name (RudderStack sends the app name, Singular's

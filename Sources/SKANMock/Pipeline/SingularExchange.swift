@@ -85,9 +85,11 @@ final class SingularExchange: Sendable {
             let type = http.headers["Content-Type"] ?? "no Content-Type"
             let reason =
                 "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
+            // Singular answers every S2S request 200, errors included, and back ends retry any
+            // other status: the same error there, in Singular's shape and status.
             return .refused(
                 .init(
-                    endpoint: endpoint, status: .unsupportedMediaType, reason: reason,
+                    endpoint: endpoint, status: endpoint.isS2S ? .ok : .unsupportedMediaType, reason: reason,
                     finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason)))
         }
         return .admitted(endpoint)

@@ -126,21 +126,23 @@ struct RealClientEndToEndTests {
                 "skan_mock_requests_total{endpoint=\"event\",status=\"405\"} 1\n"))
     }
 
-    /// An S2S forwarder that posts JSON: refused as before, but the journal says what went wrong.
+    /// An S2S forwarder that posts JSON: refused in Singular's shape and status (200: S2S clients
+    /// retry any other), and the journal says what went wrong.
     @Test func aJSONBodyIsRefusedWithAFindingThatSaysWhatSingularExpects() throws {
         let mock = try TestSKANMock()
         let json = #"{"a":"KEY","p":"iOS","i":"com.example.app","idfv":"JSON-1","n":"purchase"}"#
         let response = try mock.client.request(
             "POST", mock.url("/api/v1/evt?idfv=JSON-1"), body: Array(json.utf8),
             headers: ["Content-Type: application/json"])
-        #expect(response.status == 415)
+        #expect(response.status == 200)
+        #expect(try JSONParser.parse(response.body)["status"] == "error")
         let reason = try JSONParser.parse(response.body)["reason"]?.stringValue ?? ""
         #expect(reason.contains("application/json") && reason.contains("query string"))
         let entry = try #require(try mock.journal("endpoint=event").first)
         #expect(entry["device"] == "JSON-1")
         #expect(entry["issues"]?[0]?["code"] == "unsupported_body")
         #expect(entry["issues"]?[0]?["message"]?.stringValue == reason)
-        #expect(entry["response"]?["status"] == 415)
+        #expect(entry["response"]?["status"] == 200)
     }
 
     @Test func routeAliasesServeEndpointsAtTheAppsOwnPaths() throws {
@@ -229,7 +231,8 @@ struct RealClientEndToEndTests {
         #expect(posted.text == #"{"status":"ok"}"#)
         let entry = try #require(try mock.journal("device=8ecd7512-2864-440c-93f3-a3cabe62525b").first)
         #expect(entry["issues"]?.arrayValue?.isEmpty == true)
-        _ = try mock.get("/api/v1/launch", [("a", "KEY"), ("p", "Android"), ("i", "com.example.app")])
+        let none = try mock.get("/api/v1/launch", [("a", "KEY"), ("p", "Android"), ("i", "com.example.app")])
+        #expect(none.status == 200 && none.text == #"{"status":"error","reason":"no device ID supplied"}"#)
         let anonymous = try #require(try mock.journal("has_issues=true").first)
         #expect(anonymous["device"] == .null)
         #expect(anonymous["issues"]?[0]?["param"] == "aifa")

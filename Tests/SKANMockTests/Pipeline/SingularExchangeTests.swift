@@ -65,7 +65,16 @@ struct SingularExchangeTests {
             Issue.record("a JSON body was admitted")
             return
         }
-        #expect(body.status == .unsupportedMediaType && body.finding.code == .unsupportedBody)
+        // S2S: Singular's status, 200, since back ends retry any other; a SKAN endpoint says 415.
+        #expect(body.status == .ok && body.finding.code == .unsupportedBody)
+        guard
+            case .refused(let skanBody) = exchange(.post, "/api/v2/conversion_value", headers: json, body: "{}")
+                .admission(listing: "L")
+        else {
+            Issue.record("a JSON body was admitted")
+            return
+        }
+        #expect(skanBody.status == .unsupportedMediaType && skanBody.finding.code == .unsupportedBody)
         // A JSON body's fields are not read as parameters.
         #expect(exchange(.post, "/api/v1/evt", headers: json, body: "a=1").request.parameters.raw("a") == nil)
 
