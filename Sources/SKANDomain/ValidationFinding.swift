@@ -11,6 +11,9 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case coarseValueOutOfRange = "coarse_value_out_of_range"
     /// A revenue parameter that is not JSON, or JSON but not an object.
     case invalidRevenueJSON = "invalid_revenue_json"
+    /// A revenue object with more currencies than ISO 4217 has (`Revenue.maxCurrencies`): the
+    /// first ones are read.
+    case tooManyCurrencies = "too_many_currencies"
     /// A revenue key that is not a 3-letter upper-case currency code.
     case invalidCurrencyCode = "invalid_currency_code"
     /// A revenue amount that is not a non-negative number.
