@@ -11,6 +11,11 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case coarseValueOutOfRange = "coarse_value_out_of_range"
     /// A revenue parameter that is not JSON, or JSON but not an object.
     case invalidRevenueJSON = "invalid_revenue_json"
+    /// A device id over `CommonParameters.maxIdentifierBytes` (256): its state is kept under its
+    /// first 256 bytes.
+    case deviceIDTooLong = "device_id_too_long"
+    /// An event name (`n`) over 256 bytes: counted under its first 256 bytes.
+    case eventNameTooLong = "event_name_too_long"
     /// A revenue object with more currencies than ISO 4217 has (`Revenue.maxCurrencies`): the
     /// first ones are read.
     case tooManyCurrencies = "too_many_currencies"
