@@ -4,11 +4,18 @@
 /// one at a time are still read once. Chunk sizes are plain hex: no `0x`, no `_`, no sign; chunk
 /// lines end in CRLF; extensions are skipped; trailer fields are checked like headers and dropped
 /// (Content-Length and Transfer-Encoding there are rejected).
+///
+/// Framing counts against the body limit: chunk-size lines, extensions, CRLFs and trailers are
+/// bytes the client sent, and 1-byte chunks with 4 KB extensions once held 764 MiB for one
+/// connection while the body itself stayed under 1 MiB. The parser drops what is consumed
+/// (`rebase`), so what a connection holds is the decoded body and what has not been read yet.
 struct ChunkedBodyDecoder: Sendable {
     private(set) var cursor: Int
     private(set) var body: [UInt8] = []
     private var phase: Phase = .size
     private var trailerBytes = 0
+    /// Bytes of the chunked body consumed so far, framing and data.
+    private(set) var consumed = 0
 
     private enum Phase: Sendable {
         case size
@@ -22,6 +29,20 @@ struct ChunkedBodyDecoder: Sendable {
 
     init(cursor: Int) { self.cursor = cursor }
 
+    /// The caller dropped the first `count` bytes of its buffer (all consumed).
+    mutating func rebase(droppingFirst count: Int) { cursor -= count }
+
+    /// Moves the cursor past `count` bytes, counting them against the body limit.
+    private mutating func consume(_ count: Int, limits: HTTPLimits) throws(HTTPParseError) {
+        cursor += count
+        consumed += count
+        if consumed > limits.maxBodyBytes { throw Self.tooLarge(limits) }
+    }
+
+    private static func tooLarge(_ limits: HTTPLimits) -> HTTPParseError {
+        HTTPParseError(.payloadTooLarge, "body larger than \(limits.maxBodyBytes) bytes (chunk framing included)")
+    }
+
     /// Consumes what it can; true when the last chunk and the trailer section are complete.
     mutating func decode(_ buffer: [UInt8], limits: HTTPLimits) throws(HTTPParseError) -> Bool {
         while true {
@@ -31,33 +52,32 @@ struct ChunkedBodyDecoder: Sendable {
                     return false
                 }
                 let size = try Self.chunkSize(buffer[cursor..<lineEnd])
-                cursor = lineEnd + 2
+                try consume(lineEnd + 2 - cursor, limits: limits)
                 if size == 0 {
                     phase = .trailer
                 } else {
-                    if size > limits.maxBodyBytes - body.count {
-                        throw HTTPParseError(.payloadTooLarge, "body larger than \(limits.maxBodyBytes) bytes")
-                    }
+                    // The data and its CRLF must fit too.
+                    if size > limits.maxBodyBytes - consumed - 2 { throw Self.tooLarge(limits) }
                     phase = .data(remaining: size)
                 }
             case .data(let remaining):
                 let available = min(remaining, buffer.count - cursor)
                 guard available > 0 else { return false }
                 body.append(contentsOf: buffer[cursor..<(cursor + available)])
-                cursor += available
+                try consume(available, limits: limits)
                 phase = available == remaining ? .dataEnd : .data(remaining: remaining - available)
             case .dataEnd:
                 guard buffer.count - cursor >= 2 else { return false }
                 guard buffer[cursor] == ASCII.cr, buffer[cursor + 1] == ASCII.lf else {
                     throw .malformed("chunk data not followed by CRLF")
                 }
-                cursor += 2
+                try consume(2, limits: limits)
                 phase = .size
             case .trailer:
                 let room = limits.maxHeaderBytes - trailerBytes
                 guard let lineEnd = try Self.lineEnd(in: buffer, from: cursor, limit: room) else { return false }
                 if lineEnd == cursor {
-                    cursor += 2
+                    try consume(2, limits: limits)
                     return true
                 }
                 let field = try HeaderLine.parse(buffer, cursor..<lineEnd)
@@ -67,7 +87,7 @@ struct ChunkedBodyDecoder: Sendable {
                     throw .malformed("\(name) in the trailer section")
                 }
                 trailerBytes += lineEnd - cursor + 2
-                cursor = lineEnd + 2
+                try consume(lineEnd + 2 - cursor, limits: limits)
             }
         }
     }

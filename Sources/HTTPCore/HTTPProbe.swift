@@ -1,15 +1,25 @@
+import Dispatch
 import SystemPOSIX
 
 /// A minimal blocking HTTP/1.1 GET over one connection, for health checks from the command line
-/// (a container image should not need curl). Reads until the server closes; bounded by `timeout`.
+/// (a container image should not need curl). Reads until the server closes, within `timeout` for
+/// the whole exchange and `maxBytes` of answer: a timeout per read let an answer dripping a byte
+/// at a time hold the Docker HEALTHCHECK forever, and an endless one was buffered to 4 GiB.
 public enum HTTPProbe {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
+    /// The largest answer read (head and body): a health answer or a SKAN answer is well under
+    /// a kilobyte.
+    public static let defaultMaxBytes = 1 << 20
+
     public static func get(
-        host: String, port: Int, path: String, headers: [(String, String)] = [], timeout: Double = 3
+        host: String, port: Int, path: String, headers: [(String, String)] = [], timeout: Double = 3,
+        maxBytes: Int = defaultMaxBytes
     ) throws(Failure) -> (status: Int, body: [UInt8]) {
+        guard timeout > 0, timeout.isFinite else { throw Failure(description: "the timeout must be positive") }
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(min(timeout, 1e9) * 1e9)
         let fd: Int32
         do {
             fd = try System.connect(host: host, port: port, timeout: timeout)
@@ -33,11 +43,20 @@ public enum HTTPProbe {
         guard sent else { throw Failure(description: "cannot send the request") }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let late = Failure(description: "no complete answer within \(timeout) s")
         while true {
-            let result = chunk.withUnsafeMutableBytes { raw in try? System.read(fd, raw.baseAddress!, raw.count) }
-            guard case .done(let count)? = result else { throw Failure(description: "no answer within \(timeout) s") }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { throw late }
+            let left = (deadline - now + 999_999) / 1_000_000
+            guard System.waitReadable(fd, milliseconds: Int32(min(left, UInt64(Int32.max)))) else { throw late }
+            let room = min(chunk.count, maxBytes + 1 - received.count)
+            let result = chunk.withUnsafeMutableBytes { raw in try? System.read(fd, raw.baseAddress!, room) }
+            guard case .done(let count)? = result else { throw late }
             if count == 0 { break }
             received.append(contentsOf: chunk[0..<count])
+            if received.count > maxBytes {
+                throw Failure(description: "the answer is larger than \(maxBytes) bytes; stopped reading it")
+            }
         }
         guard received.count > 12, received.starts(with: "HTTP/1.".utf8),
             let status = Int(String(decoding: received[9..<12], as: UTF8.self))

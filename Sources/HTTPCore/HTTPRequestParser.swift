@@ -115,6 +115,14 @@ public struct HTTPRequestParser: Sendable {
         case .chunked(var request, var decoder):
             let done = try decoder.decode(buffer, limits: limits)
             guard done else {
+                // What the decoder consumed (framing, and data it copied) is dropped now, not
+                // when the body ends: a body of small chunks must not hold its framing too.
+                if decoder.cursor >= Self.compactionBytes {
+                    buffer.removeFirst(decoder.cursor)
+                    decoder.rebase(droppingFirst: decoder.cursor)
+                    start = 0
+                    scanIndex = 0
+                }
                 state = .chunked(request, decoder)
                 return nil
             }
@@ -131,12 +139,15 @@ public struct HTTPRequestParser: Sendable {
         return request
     }
 
+    /// Consumed bytes kept at the front of the buffer before they are dropped.
+    private static let compactionBytes = 16 * 1024
+
     /// Drops consumed bytes; cheap when the buffer is drained, as it is after most requests.
     private mutating func compact() {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
             start = 0
-        } else if start >= 16 * 1024 {
+        } else if start >= Self.compactionBytes {
             buffer.removeFirst(start)
             start = 0
         }

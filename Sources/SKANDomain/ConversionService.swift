@@ -69,11 +69,12 @@ public final class ConversionService: Sendable {
 
     public init(
         model: ConversionModel = .builtIn, clock: any SKANClock,
-        deviceCapacity: Int = 100_000, strict: Bool = false
+        deviceCapacity: Int = 100_000, deviceBytes: Int = DeviceStateStore.defaultMaxBytes, strict: Bool = false
     ) {
         state = Mutex(
             State(
-                model: model, devices: DeviceStateStore(capacity: deviceCapacity), coverage: ModelCoverage(model: model)
+                model: model, devices: DeviceStateStore(capacity: deviceCapacity, maxBytes: deviceBytes),
+                coverage: ModelCoverage(model: model)
             ))
         self.clock = clock
         self.strict = strict
@@ -120,6 +121,9 @@ public final class ConversionService: Sendable {
 
     public var deviceCount: Int { state.withLock { $0.devices.count } }
 
+    /// The bytes of device state kept, as the store estimates them against its limit.
+    public var deviceBytes: Int { state.withLock { $0.devices.bytes } }
+
     // MARK: requests
 
     /// Answers `request` and, when `commit` is true, remembers it in the device's state (events
@@ -140,6 +144,7 @@ public final class ConversionService: Sendable {
         let parameters = request.parameters
         let common = CommonParameters(parameters)
         var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
+        if endpoint != .unmatched { lengthFindings(endpoint, common, &reader) }
         let outcome: SKANOutcome
         switch endpoint {
         case .skan3: outcome = handleSKAN3(common, &reader, path: request.path, now, commit, adopted)
@@ -155,6 +160,26 @@ public final class ConversionService: Sendable {
 
     /// The event name of a session.
     static let session = "__SESSION__"
+
+    /// A device id or event name longer than the server keeps: said, and kept cut (`CommonParameters`).
+    private func lengthFindings(
+        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader
+    ) {
+        let limit = CommonParameters.maxIdentifierBytes
+        if let (name, bytes) = common.deviceTooLong(for: endpoint) {
+            reader.add(
+                name, .deviceIDTooLong,
+                "\(name) is \(bytes) bytes; a device id is 36 characters (an IDFV is a UUID), so this one is likely not what the app meant to send; the server keeps this device's state under its first \(limit) bytes"
+            )
+        }
+        // On a launch, `n` is the app's name, not an event.
+        if let bytes = common.eventTooLong, !endpoint.isLaunch {
+            reader.add(
+                .event, .eventNameTooLong,
+                "n is \(bytes) bytes; event names are short (__SESSION__, purchase), and the server counts this one under its first \(limit) bytes"
+            )
+        }
+    }
 
     private func identityFindings(
         _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String
@@ -240,7 +265,9 @@ public final class ConversionService: Sendable {
                     }
                     device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
                 }
-                if let event = common.event { DeviceState.count(event, in: &device.skan3.events) }
+                if let event = common.event {
+                    device.skan3.eventBytes += DeviceState.count(event, in: &device.skan3.events)
+                }
 
                 var answer: Int64?
                 var body: [UInt8]
@@ -394,7 +421,7 @@ public final class ConversionService: Sendable {
                         "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"
                 ))
         }
-        if let event { DeviceState.count(event, in: &device.events[n]) }
+        if let event { device.eventBytes += DeviceState.count(event, in: &device.events[n]) }
         if let adopted, adopted.ok, adopted.value != nil || adopted.coarse != nil || adopted.lock != nil {
             // The client got another answer than the model's: its values are the device's now.
             let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))

@@ -34,13 +34,28 @@ public struct DeviceState: Sendable, Equatable {
         ])
     }
 
-    static func count(_ event: String, in counts: inout [String: Int]) {
+    /// Counts `event`; the bytes a new name adds to the state (0 when it was counted before).
+    @discardableResult
+    static func count(_ event: String, in counts: inout [String: Int]) -> Int {
         if let n = counts[event] {
             counts[event] = n + 1
         } else if counts.count < maximumDistinctEvents {
             counts[event] = 1
+            return event.utf8.count + perEventBytes
         }
+        return 0
     }
+
+    /// What the device store counts for a device: a fixed share for the state's own arrays and
+    /// dictionaries, plus its id and the names of its events, which a client chooses.
+    func estimatedBytes(key: String) -> Int {
+        Self.fixedBytes + key.utf8.count + skan3.eventBytes + skan4.eventBytes + s2s.eventBytes
+    }
+
+    /// About what an empty state and its dictionaries take on the heap, and what a counted name
+    /// adds besides its bytes (a dictionary slot, a string's header).
+    static let fixedBytes = 1024
+    static let perEventBytes = 48
 
     static func eventsJSON(_ counts: [String: Int]) -> JSONValue {
         .object(counts.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int(Int64($0.value))) })
@@ -50,6 +65,8 @@ public struct DeviceState: Sendable, Equatable {
 /// SKAN 3 has no windows: events are counted over the device's whole life.
 public struct SKAN3DeviceState: Sendable, Equatable {
     public var events: [String: Int] = [:]
+    /// The bytes its event names take (`DeviceState.count`).
+    public var eventBytes = 0
     /// The highest `conversion_value` the device has sent; a lower one later is a finding.
     public var highestValueSent: Int64?
     public var lastValueReturned: Int64?
@@ -69,6 +86,8 @@ public struct SKAN3DeviceState: Sendable, Equatable {
 /// the client to lock; plus the fine value the device had when p0 ended.
 public struct WindowedDeviceState: Sendable, Equatable {
     public var events: [[String: Int]] = [[:], [:], [:]]
+    /// The bytes its event names take (`DeviceState.count`).
+    public var eventBytes = 0
     public var lastReturned: [ModelAnswer?] = [nil, nil, nil]
     public var lockedByServer: [Bool] = [false, false, false]
     /// The last fine value known for p0 (sent by the client or returned by the server in p0). After

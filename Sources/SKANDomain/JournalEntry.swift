@@ -158,36 +158,24 @@ public final class JournalEntry: Sendable {
                 w.raw("}")
                 return
             }
-            func sameName(_ i: Int, _ j: Int) -> Bool {
-                RequestParameters.same(text(fields[i].name), text(fields[j].name))
-            }
+            let groups = RepeatedNames(names: fields.map(\.name), bytes: bytes)
             var first = true
-            for i in fields.indices {
-                var seenBefore = false
-                for j in 0..<i where sameName(i, j) {
-                    seenBefore = true
-                    break
-                }
-                if seenBefore { continue }
+            for i in fields.indices where groups.isFirst[i] {
                 if !first { w.raw(",") }
                 first = false
                 w.write(utf8: text(fields[i].name))
                 w.raw(":")
-                var repeats = false
-                for j in (i + 1)..<fields.count where sameName(i, j) {
-                    repeats = true
-                    break
-                }
-                if !repeats {
+                var j = Int(groups.next[i])
+                if j < 0 {
                     w.write(utf8: value(fields[i]))
                     continue
                 }
                 w.raw("[")
-                var firstValue = true
-                for j in i..<fields.count where sameName(i, j) {
-                    if !firstValue { w.raw(",") }
-                    firstValue = false
+                w.write(utf8: value(fields[i]))
+                while j >= 0 {
+                    w.raw(",")
                     w.write(utf8: value(fields[j]))
+                    j = Int(groups.next[j])
                 }
                 w.raw("]")
             }

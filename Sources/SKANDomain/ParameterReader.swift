@@ -108,7 +108,12 @@ public struct ParameterReader {
     public mutating func revenue(_ parameter: SKANParameter) -> Revenue? {
         switch parameters.withValue(parameter, Revenue.parseCompact) {
         case .none: return nil  // absent
-        case .some(let compact?): return compact
+        case .some(var compact?):
+            if compact.amounts.count > Revenue.maxCurrencies {
+                tooManyCurrencies(parameter.name, compact.amounts.count)
+                compact.amounts.removeLast(compact.amounts.count - Revenue.maxCurrencies)
+            }
+            return compact
         case .some(nil): break  // anything else: the JSON parser reads it and says what is wrong
         }
         guard
@@ -136,9 +141,10 @@ public struct ParameterReader {
             )
             return nil
         }
+        if members.count > Revenue.maxCurrencies { tooManyCurrencies(name, members.count) }
         var amounts: [Revenue.Amount] = []
-        amounts.reserveCapacity(members.count)
-        for member in members {
+        amounts.reserveCapacity(min(members.count, Revenue.maxCurrencies))
+        for member in members.prefix(Revenue.maxCurrencies) {
             guard Revenue.isCurrencyCode(member.key) else {
                 add(
                     name, .invalidCurrencyCode,
@@ -158,6 +164,15 @@ public struct ParameterReader {
             amounts.append(Revenue.Amount(currency: member.key, amount: amount, json: member.value))
         }
         return Revenue(amounts: amounts)
+    }
+
+    /// A revenue object with more currencies than exist: the first `Revenue.maxCurrencies` are
+    /// read, so that 60,000 of them cost no more than that.
+    private mutating func tooManyCurrencies(_ name: String, _ count: Int) {
+        add(
+            name, .tooManyCurrencies,
+            "\(name) has \(count) currencies; ISO 4217 has fewer than \(Revenue.maxCurrencies), so only the first \(Revenue.maxCurrencies) are read"
+        )
     }
 
     /// Strict decimal integer: optional minus sign, digits, fits in 64 bits.

@@ -178,14 +178,13 @@ public struct RequestParameters: Sendable {
         }
     }
 
+    /// A name the client chose, hashed with the standard library's per-process seed: names made to
+    /// collide (as FNV's can be, offline) cannot turn counting them quadratic.
     @inline(__always)
-    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var h: UInt32 = 2_166_136_261
-        for b in name {
-            h ^= UInt32(b)
-            h &*= 16_777_619
-        }
-        return h
+    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(name))
+        return hasher.finalize()
     }
 
     /// The known names by their bytes: open addressing over FNV-1a hashes, built once.
@@ -299,7 +298,7 @@ public struct RequestParameters: Sendable {
         ) -> Bool {
             if (count + 1) * 2 > table.count { grow(fields: fields, bytes: bytes) }
             let mask = table.count - 1
-            var slot = Int(RequestParameters.hash(name)) & mask
+            var slot = RequestParameters.hash(name) & mask
             while true {
                 let j = Int(table[slot])
                 if j < 0 {
@@ -317,7 +316,7 @@ public struct RequestParameters: Sendable {
             table = Array(repeating: -1, count: max(16, old.count * 2))
             let mask = table.count - 1
             for j in old where j >= 0 {
-                var slot = Int(RequestParameters.hash(UnsafeBufferPointer(rebasing: bytes[fields[Int(j)].name]))) & mask
+                var slot = RequestParameters.hash(UnsafeBufferPointer(rebasing: bytes[fields[Int(j)].name])) & mask
                 while table[slot] >= 0 { slot = (slot + 1) & mask }
                 table[slot] = j
             }

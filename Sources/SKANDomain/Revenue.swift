@@ -10,6 +10,10 @@ public struct Revenue: Sendable, Equatable {
 
     public var amounts: [Amount]
 
+    /// The most currencies read from one revenue object (ISO 4217 has fewer); past it, a
+    /// `too_many_currencies` finding and the rest unread.
+    public static let maxCurrencies = 200
+
     public init(amounts: [Amount]) { self.amounts = amounts }
 
     /// Convenience for tests and models: amounts given as (currency, value).

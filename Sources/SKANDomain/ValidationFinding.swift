@@ -14,6 +14,14 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case coarseValueOutOfRange = "coarse_value_out_of_range"
     /// A revenue parameter that is not JSON, or JSON but not an object.
     case invalidRevenueJSON = "invalid_revenue_json"
+    /// A device id over `CommonParameters.maxIdentifierBytes` (256): its state is kept under its
+    /// first 256 bytes.
+    case deviceIDTooLong = "device_id_too_long"
+    /// An event name (`n`) over 256 bytes: counted under its first 256 bytes.
+    case eventNameTooLong = "event_name_too_long"
+    /// A revenue object with more currencies than ISO 4217 has (`Revenue.maxCurrencies`): the
+    /// first ones are read.
+    case tooManyCurrencies = "too_many_currencies"
     /// A revenue key that is not a 3-letter upper-case currency code.
     case invalidCurrencyCode = "invalid_currency_code"
     /// A revenue amount that is not a non-negative number.

@@ -82,7 +82,8 @@ public final class SKANMockServer: Sendable {
         self.upstream = upstream
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(
-            model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, strict: options.strict)
+            model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, deviceBytes: options.deviceBytes,
+            strict: options.strict)
         journal = Journal(
             capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)

@@ -1,4 +1,5 @@
 import HTTPCore
+import SKANDomain
 
 /// Everything `skan-mock` can be told at start-up. Defaults are the documented ones; the command
 /// line and the `SKAN_MOCK_*` environment fill them in (see `SKANMockCLI`).
@@ -15,6 +16,9 @@ public struct ServerOptions: Sendable {
     /// The most bytes of journal lines kept in memory (`--journal-bytes`); the oldest go first.
     public var journalBytes = 64 << 20
     public var deviceCapacity = 100_000
+    /// The most bytes of device state kept (estimated: ids, event names, a share per device); the
+    /// least recently seen devices go first. No option: a limit against hostile ids and names.
+    public var deviceBytes = DeviceStateStore.defaultMaxBytes
     public var strict = false
     /// When set, every `/__admin` call needs `Authorization: Bearer <token>`.
     public var adminToken: String?

@@ -16,7 +16,9 @@ struct Health: ParsableCommand {
     @Option(help: ArgumentHelp("Port of the server. [env: SKAN_MOCK_PORT, default: 8080]", valueName: "port"))
     var port: Int?
 
-    @Option(help: ArgumentHelp("Seconds to wait for the answer.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds the whole exchange may take (answers over 1 MiB fail).", valueName: "seconds")
+    )
     var timeout: Double = 3
 
     func run() throws {

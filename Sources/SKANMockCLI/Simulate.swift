@@ -39,7 +39,9 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print JSON Lines (one object per step, then a summary) instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for each answer.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds each exchange may take (each answer is read up to 1 MiB).", valueName: "seconds")
+    )
     var timeout: Double = 5
 
     func validate() throws {

@@ -87,4 +87,18 @@ struct EndpointTests {
         #expect(answer["status"] == "error")
         #expect(answer["reason"]?.stringValue == entry["issues"]?[0]?["message"]?.stringValue)
     }
+
+    /// Issue 43.9: a device id of kilobytes is kept under its first 256 bytes, and said.
+    @Test func aDeviceIdOver256BytesIsJournaledCutWithAFinding() throws {
+        let mock = try TestSKANMock()
+        let long = String(repeating: "L", count: 6_000)
+        let answer = try mock.get(
+            "/api/v1/conversion_value", [("a", "k"), ("idfv", long), ("n", "__SESSION__"), ("conversion_value", "0")])
+        #expect(answer.status == 200)
+        let cut = String(repeating: "L", count: 256)
+        let entry = try #require(try mock.journal("device=" + cut).first)
+        #expect(entry["device"]?.stringValue == cut)
+        #expect(entry["issues"]?.arrayValue?.contains { $0["code"] == "device_id_too_long" } == true)
+        #expect(try mock.admin("/__admin/devices/" + cut)["device"]?.stringValue == cut)
+    }
 }

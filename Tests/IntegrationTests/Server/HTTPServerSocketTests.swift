@@ -124,7 +124,13 @@ struct HTTPServerSocketTests {
         ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400),
         ("GET /" + String(repeating: "u", count: 9000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414),
         ("GET /hello HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "h", count: 17_000) + "\r\n\r\n", 431),
-        ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413)
+        ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", 413),
+        // 300 bytes of body in 1.2 MB of chunk extensions: framing counts against the 1 MiB limit.
+        (
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(repeating: "1;e=" + String(repeating: "x", count: 4000) + "\r\nX\r\n", count: 300)
+                + "0\r\n\r\n", 413
+        )
     ]
 
     @Test(arguments: badInputs)
