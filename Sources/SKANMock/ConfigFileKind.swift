@@ -8,15 +8,20 @@ public enum ConfigFileKind: Equatable, Sendable {
     case model
     /// A JSON Schema (`"$schema"` names json-schema.org), such as `config/model.schema.json`.
     case jsonSchema
-    /// A `skan-mock simulate --scenario` file: `steps`, and none of a model's keys.
+    /// A `skan-mock simulate --scenario` file: `steps`, and none of the keys only a model has (a
+    /// scenario's `s2s` says whether to forward to the S2S endpoints; a model's is an object).
     case scenario
 
     /// The kind of a parsed file; anything that is neither a schema nor a scenario is checked as a
     /// model, so a model with a mistake is still reported as one.
     public static func of(_ json: JSONValue) -> ConfigFileKind {
         if let schema = json["$schema"]?.stringValue, schema.contains("json-schema.org") { return .jsonSchema }
-        let modelKeys = ["currency", "skan3", "skan4", "s2s", "faults"]
-        if json["steps"]?.arrayValue != nil, !modelKeys.contains(where: { json[$0] != nil }) { return .scenario }
+        let modelKeys = ["currency", "skan3", "skan4", "faults"]
+        if json["steps"]?.arrayValue != nil, !modelKeys.contains(where: { json[$0] != nil }),
+            json["s2s"]?.objectValue == nil
+        {
+            return .scenario
+        }
         return .model
     }
 

@@ -303,9 +303,21 @@ struct Serve: ParsableCommand {
                 "--tls-cert and --tls-key go together (SKAN_MOCK_TLS_CERT and SKAN_MOCK_TLS_KEY): give both, or neither (a local CA then issues the certificate)"
             )
         }
-        if let httpsPort = try environment.integer(
-            httpsPort, "--https-port", "SKAN_MOCK_HTTPS_PORT", in: 0...65535, ports)
+        let https = try environment.integer(httpsPort, "--https-port", "SKAN_MOCK_HTTPS_PORT", in: 0...65535, ports)
+        // The command line's TLS options without an HTTPS listener would quietly do nothing. (Not the
+        // environment's: a template such as docker/compose.yaml sets them whether or not it serves HTTPS.)
+        if https == nil,
+            let option = [
+                tlsCert.map { _ in "--tls-cert" }, tlsKey.map { _ in "--tls-key" },
+                tlsNames.first.map { _ in "--tls-name" }
+            ].compactMap({ $0 }).first
         {
+            throw StartupError(
+                .configuration,
+                "\(option) needs --https-port PORT (or SKAN_MOCK_HTTPS_PORT; 8443 is usual): without an HTTPS listener it does nothing"
+            )
+        }
+        if let httpsPort = https {
             let names =
                 tlsNames.isEmpty
                 ? (environment["SKAN_MOCK_TLS_NAMES"] ?? "").split(separator: ",").map {

@@ -20,6 +20,11 @@ import Testing
         let scenario = try JSONParser.parse(#"{"name":"s","steps":[{"session":{}}]}"#)
         let model = try JSONParser.parse(#"{"$schema":"./model.schema.json","name":"m","skan3":{}}"#)
         let brokenModel = try JSONParser.parse(#"{"name":"m","steps":[],"skan4":{}}"#)
+        // A scenario that forwards to the S2S endpoints (config/scenarios/lifecycle.json) is one.
+        let s2sScenario = try JSONParser.parse(#"{"name":"s","s2s":true,"steps":[{"session":{}}]}"#)
+        let s2sModel = try JSONParser.parse(#"{"name":"m","steps":[],"s2s":{"launch":true}}"#)
+        #expect(ConfigFileKind.of(s2sScenario) == .scenario)
+        #expect(ConfigFileKind.of(s2sModel) == .model)
         #expect(ConfigFileKind.of(schema) == .jsonSchema)
         #expect(ConfigFileKind.of(scenario) == .scenario)
         #expect(ConfigFileKind.of(model) == .model)

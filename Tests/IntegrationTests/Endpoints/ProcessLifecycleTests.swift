@@ -309,27 +309,24 @@ struct ProcessLifecycleTests {
     @Test func validateOfTheConfigFolderSkipsTheSchemaAndScenarios() throws {
         let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
+        // Every scenario the repository ships, as `config/scenarios/*.json` lists them.
+        let scenarios = try FileManager.default.contentsOfDirectory(
+            atPath: config.appendingPathComponent("scenarios").path
+        )
+        .filter { $0.hasSuffix(".json") }.sorted()
+        #expect(scenarios.contains("lifecycle.json"))
         let files =
             ["event-bits.json", "model.schema.json", "retention.json", "revenue.json", "singular-testing.json"]
-            .map { config.appendingPathComponent($0).path } + [
-                config.appendingPathComponent("scenarios/windows.json").path
-            ]
-        let binary = try #require(Self.executable)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["validate"] + files
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(err.isEmpty, "\(err)")
+            .map { config.appendingPathComponent($0).path }
+            + scenarios.map { config.appendingPathComponent("scenarios/" + $0).path }
+        let run = try SKANMockExecutable.run(["validate"] + files)
+        let out = run.output
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty, "\(run.error)")
         #expect(out.contains("model.schema.json: skipped: a JSON Schema"))
-        #expect(out.contains("windows.json: skipped: a scenario for `skan-mock simulate --scenario`"))
+        for scenario in scenarios {
+            #expect(out.contains("\(scenario): skipped: a scenario for `skan-mock simulate --scenario`"), "\(scenario)")
+        }
         #expect(out.split(separator: "\n").filter { $0.contains(": ok (model ") }.count == 4)
     }
 

@@ -267,6 +267,17 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
             line:
                 "--upstream-timeout 2 needs --upstream URL (or SKAN_MOCK_UPSTREAM): without an upstream it does nothing"
         ),
+        // TLS options without an HTTPS listener used to be ignored without a word.
+        StartupRefusal(
+            arguments: ["--port", "0", "--tls-cert", "cert.pem", "--tls-key", "key.pem"],
+            line:
+                "--tls-cert needs --https-port PORT (or SKAN_MOCK_HTTPS_PORT; 8443 is usual): without an HTTPS listener it does nothing"
+        ),
+        StartupRefusal(
+            arguments: ["--port", "0", "--tls-name", "qa.local"],
+            line:
+                "--tls-name needs --https-port PORT (or SKAN_MOCK_HTTPS_PORT; 8443 is usual): without an HTTPS listener it does nothing"
+        ),
         StartupRefusal(
             arguments: ["--port", "0", "--upstream", "http://example.com", "--upstream-ca", "{NOTPEM}"],
             line:
