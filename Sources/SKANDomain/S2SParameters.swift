@@ -33,10 +33,15 @@ public struct S2SParameters: Sendable, Equatable {
         var refusal: String?
         for (name, present) in required where !present {
             if refusal == nil { refusal = "missing argument: \(name.name)" }
-            let message =
+            var message =
                 name == .apiKey
                 ? MissingAPIKey.message(endpoint: endpoint, path: path ?? endpoint.path)
                 : "missing argument: \(name.name)"
+            if name == .idfv || name == .sdid, let path, path != endpoint.path {
+                // A back end that names the device id its own way (Ecosia's sends `sing`).
+                message +=
+                    "; \(path) is a --route alias: if the back end sends the device id under another name, the alias can copy it (e.g. \(name.name)={sing} after its ?)"
+            }
             reader.add(name, .missingParameter, message)
         }
         if let platform = common.platform, !platformKeys.contains(platform.lowercased()) {

@@ -4,7 +4,8 @@ import SKANDomain
 /// `--route PATH=ENDPOINT[?NAME=VALUE&...]`: one more path that serves an endpoint (`skan3`, `skan4`,
 /// `launch`, `evt`, `launch2`, `evt2`), standing in for an app's own back end that forwards to
 /// Singular. Such a back end usually adds what the app does not send (the SDK key `a`, often `p`
-/// and `i`): the query after the endpoint lists those fixed parameters, added to every request
+/// and `i`) or renames what it does (its device id as `sing`): the query after the endpoint lists
+/// those parameters, fixed (`a=KEY`) or copied from another (`idfv={sing}`), added to every request
 /// that does not send them itself. Journal entries keep the path as sent.
 public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     public var path: String
@@ -12,13 +13,34 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     /// Fixed parameters the alias adds when the client did not send them, in order.
     public var parameters: [Parameter]
 
+    /// A parameter the alias adds: a fixed value (`a=KEY`), or another parameter's value copied
+    /// under this name (`idfv={sing}`: a back end that names the device id its own way).
     public struct Parameter: Sendable, Equatable {
         public var name: String
+        /// The fixed value; empty when copied.
         public var value: String
+        /// The parameter whose value is copied, or nil for a fixed value.
+        public var copiedFrom: String?
 
         public init(name: String, value: String) {
             self.name = name
             self.value = value
+        }
+
+        public init(name: String, copiedFrom source: String) {
+            self.name = name
+            value = ""
+            copiedFrom = source
+        }
+
+        /// As written after the alias's `?`.
+        var written: String { "\(name)=" + (copiedFrom.map { "{\($0)}" } ?? value) }
+
+        /// The parameter with its value for a request with `parameters`: a fixed one as it is, a
+        /// copied one with the source's value, or nil when the request did not send the source.
+        func resolved(in parameters: RequestParameters) -> Parameter? {
+            guard let source = copiedFrom else { return self }
+            return parameters[source].map { Parameter(name: name, value: $0) }
         }
     }
 
@@ -48,7 +70,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
 
     /// The alias as `--route` takes it.
     public var description: String {
-        let query = parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let query = parameters.map(\.written).joined(separator: "&")
         return "\(path)=\(endpoint.routeName)" + (query.isEmpty ? "" : "?" + query)
     }
 
@@ -93,7 +115,21 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                         "\(pair.name) is given twice (\(earlier.value) and \(pair.value)); give each added parameter once"
                 )
             }
-            parameters.append(Parameter(name: pair.name, value: pair.value))
+            if pair.value.hasPrefix("{") || pair.value.hasSuffix("}") {
+                let source = pair.value.dropFirst().dropLast()
+                guard pair.value.count > 2, pair.value.hasPrefix("{"), pair.value.hasSuffix("}"),
+                    !source.contains(where: { "{}&=".contains($0) })
+                else {
+                    throw ParseError(
+                        alias: text,
+                        reason:
+                            "\(pair.name)=\(pair.value): a copied parameter is written NAME={SOURCE}, e.g. idfv={sing} to send the value of sing as idfv"
+                    )
+                }
+                parameters.append(Parameter(name: pair.name, copiedFrom: String(source)))
+            } else {
+                parameters.append(Parameter(name: pair.name, value: pair.value))
+            }
         }
         self.init(path: path, endpoint: endpoint, parameters: parameters)
     }
@@ -188,5 +224,20 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             claimed[alias.path] = alias
         }
         return nil
+    }
+}
+
+extension RequestParameters {
+    /// Adds what `alias` adds where the request did not send it (the client's own value wins);
+    /// the parameters added, with their values.
+    mutating func add(_ alias: [RouteAlias.Parameter]) -> [RouteAlias.Parameter] {
+        var added: [RouteAlias.Parameter] = []
+        for parameter in alias {
+            guard let resolved = parameter.resolved(in: self),
+                addIfAbsent(name: resolved.name, value: resolved.value)
+            else { continue }
+            added.append(resolved)
+        }
+        return added
     }
 }

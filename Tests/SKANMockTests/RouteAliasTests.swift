@@ -55,6 +55,28 @@ struct RouteAliasTests {
         #expect(routes.route(at: "/b")?.added == [.init(name: "a", value: "K2"), .init(name: "p", value: "iOS")])
     }
 
+    /// `NAME={SOURCE}` copies another parameter's value; the copy is made only when the source
+    /// came, and the client's own value wins.
+    @Test func anAliasCopiesAParameterUnderAnotherName() throws {
+        let alias = try RouteAlias(parsing: "/e=evt?a=K&idfv={sing}")
+        #expect(alias.parameters == [.init(name: "a", value: "K"), .init(name: "idfv", copiedFrom: "sing")])
+        #expect(alias.description == "/e=evt?a=K&idfv={sing}")
+        var withSing = RequestParameters()
+        withSing.append(name: "sing", value: "S-1")
+        #expect(withSing.add(alias.parameters) == [.init(name: "a", value: "K"), .init(name: "idfv", value: "S-1")])
+        #expect(withSing["idfv"] == "S-1")
+        var without = RequestParameters()
+        #expect(without.add(alias.parameters) == [.init(name: "a", value: "K")])
+        var own = RequestParameters()
+        own.append(name: "sing", value: "S-1")
+        own.append(name: "idfv", value: "MINE")
+        #expect(own.add(alias.parameters).map(\.name) == ["a"])
+        #expect(own["idfv"] == "MINE")
+        for bad in ["/e=evt?idfv={}", "/e=evt?idfv={sing", "/e=evt?idfv=sing}", "/e=evt?idfv={a{b}"] {
+            #expect(throws: RouteAlias.ParseError.self, "\(bad)") { try RouteAlias(parsing: bad) }
+        }
+    }
+
     @Test func conflictsAreNamedInOneLine() {
         #expect(
             RouteAlias.conflict(in: [RouteAlias(path: "/api/v1/evt", endpoint: .skan4)])

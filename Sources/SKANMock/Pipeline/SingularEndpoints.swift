@@ -71,7 +71,7 @@ struct SingularEndpoints: Sendable {
         guard let route = routes.route(at: path) else { return }
         var parameters = RequestParameters(reservingBytes: refusal.query.utf8.count)
         FormURLEncoding.forEachField(refusal.query) { parameters.append(name: $0, value: $1) }
-        for parameter in route.added { parameters.addIfAbsent(name: parameter.name, value: parameter.value) }
+        _ = parameters.add(route.added)
         let request = SKANRequest(
             method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
         let code: FindingCode =

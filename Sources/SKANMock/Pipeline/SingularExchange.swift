@@ -20,6 +20,7 @@ final class SingularExchange: Sendable {
     /// What every entry of this request carries before its answer's members: the time-travel
     /// offset, `tls`, and `route_params` when an alias added some.
     let members: [JSONMember]
+    private let upstreamAdded: [RouteAlias.Parameter]
 
     init(_ http: HTTPRequest, routes: SingularRoutes, clockOffsetSeconds: Int64, started: Int64) {
         self.http = http
@@ -34,22 +35,22 @@ final class SingularExchange: Sendable {
         if !formBody.isEmpty { FormURLEncoding.forEachField(formBody) { parameters.append(name: $0, value: $1) } }
         // An alias adds what the app's back end would (the client's own value wins), and the
         // journal says which were added, apart from the parameters as sent.
-        var added: [(name: String, value: String)] = []
-        for parameter in route?.added ?? [] where parameters.addIfAbsent(name: parameter.name, value: parameter.value) {
-            added.append((parameter.name, parameter.value))
-        }
+        let added = parameters.add(route?.added ?? [])
+        // The upstream gets what the alias adds whether or not the client sent it too, as the back
+        // end would send it; a copy only when its source came.
+        upstreamAdded = (route?.added ?? []).compactMap { $0.resolved(in: parameters) }
         request = SKANRequest(
             method: http.method.rawValue, path: path, remote: http.remoteAddress, parameters: parameters)
         members =
             [JournalRecord.clockOffsetMember(clockOffsetSeconds), JournalRecord.tlsMember(http.tlsVersion)]
-            + (added.isEmpty ? [] : [JournalRecord.routeParamsMember(added)])
+            + (added.isEmpty ? [] : [JournalRecord.routeParamsMember(added.map { ($0.name, $0.value) })])
     }
 
     /// The endpoint the path serves; nil for a path no endpoint serves.
     var endpoint: SKANEndpoint? { route?.endpoint }
 
-    /// What a route alias adds, for the upstream too.
-    var added: [RouteAlias.Parameter] { route?.added ?? [] }
+    /// What a route alias adds, with copied values resolved, for the upstream.
+    var added: [RouteAlias.Parameter] { upstreamAdded }
 
     /// Microseconds since the request arrived.
     var elapsedMicros: Int64 { MonotonicClock.microseconds() - started }

@@ -201,6 +201,36 @@ struct RealClientEndToEndTests {
         #expect(ownEntry["route_params"] == nil)
     }
 
+    /// Ecosia's back end sends the device id as `sing` on every launch and event: refused with
+    /// `missing argument: idfv` (32 of 32) while an alias could only add fixed values. An alias
+    /// copies it (`idfv={sing}`), the journal shows the copy, and without the copy the refusal
+    /// says how to make one.
+    @Test func anAliasCopiesTheDeviceIdTheBackEndNamesItsOwnWay() throws {
+        let routes = [
+            try RouteAlias(parsing: "/backend/launch=launch?a=ECOSIA-KEY&p=iOS&idfv={sing}"),
+            try RouteAlias(parsing: "/backend/plain=launch?a=ECOSIA-KEY&p=iOS")
+        ]
+        let mock = try TestSKANMock(configure: { $0.routes = routes })
+        let launch = try mock.get("/backend/launch", [("i", "com.ecosia.ecosiaapp"), ("sing", "ECO-SING")])
+        #expect(launch.text == #"{"status":"ok"}"#)
+        let entry = try #require(try mock.journal("device=ECO-SING").first)
+        #expect(entry["issues"]?.arrayValue?.isEmpty == true)
+        #expect(
+            entry["route_params"]
+                == JSONValue.object([
+                    JSONMember("a", "ECOSIA-KEY"), JSONMember("p", "iOS"), JSONMember("idfv", "ECO-SING")
+                ]))
+        // No `sing` to copy: nothing is added, and Singular's refusal stands.
+        let none = try mock.get("/backend/launch", [("i", "com.ecosia.ecosiaapp")])
+        #expect(none.text == #"{"status":"error","reason":"missing argument: idfv"}"#)
+        // Without a copy, the finding says how to make one.
+        _ = try mock.get("/backend/plain", [("i", "com.ecosia.ecosiaapp"), ("sing", "ECO-2")])
+        let refused = try #require(try mock.journal("has_issues=true").last)
+        let message = refused["issues"]?[0]?["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("missing argument: idfv; /backend/plain is a --route alias"), "\(message)")
+        #expect(message.contains("idfv={sing}"))
+    }
+
     /// Without the added key, the finding says the real cause: the alias, not the snippet.
     @Test func theMissingKeyMessageNamesTheRealCause() throws {
         let mock = try TestSKANMock(configure: { $0.routes = [RouteAliasFixture.skan4, RouteAliasFixture.evt] })
