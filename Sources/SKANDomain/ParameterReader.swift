@@ -113,6 +113,7 @@ public struct ParameterReader {
                 tooManyCurrencies(parameter.name, compact.amounts.count)
                 compact.amounts.removeLast(compact.amounts.count - Revenue.maxCurrencies)
             }
+            if compact.amounts.count > 1 { keepLastOfEachCurrency(&compact.amounts, parameter.name) }
             return compact
         case .some(nil): break  // anything else: the JSON parser reads it and says what is wrong
         }
@@ -163,7 +164,31 @@ public struct ParameterReader {
             }
             amounts.append(Revenue.Amount(currency: member.key, amount: amount, json: member.value))
         }
+        if amounts.count > 1 { keepLastOfEachCurrency(&amounts, name) }
         return Revenue(amounts: amounts)
+    }
+
+    /// A currency given twice (`{"USD":1,"USD":2}`): the last is kept, as JavaScript's and Python's
+    /// JSON readers do, with a finding; the earlier ones are neither summed nor written again to the
+    /// journal's `skan` object (`params` keeps the text as sent).
+    private mutating func keepLastOfEachCurrency(_ amounts: inout [Revenue.Amount], _ name: String) {
+        var seen = Set<String>()
+        var duplicates: [String: Int] = [:]
+        for amount in amounts.reversed() where !seen.insert(amount.currency).inserted {
+            duplicates[amount.currency, default: 1] += 1
+        }
+        guard !duplicates.isEmpty else { return }
+        var kept = Set<String>()
+        var unique: [Revenue.Amount] = []
+        for amount in amounts.reversed() where kept.insert(amount.currency).inserted { unique.append(amount) }
+        amounts = unique.reversed()
+        for amount in amounts {
+            guard let count = duplicates[amount.currency] else { continue }
+            add(
+                name, .duplicateCurrency,
+                "\(name) gives \(amount.currency) \(count) times; the last (\(amount.json)) is used, as JSON readers do, not their sum"
+            )
+        }
     }
 
     /// A revenue object with more currencies than exist: the first `Revenue.maxCurrencies` are

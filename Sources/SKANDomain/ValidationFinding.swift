@@ -26,6 +26,8 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case invalidCurrencyCode = "invalid_currency_code"
     /// A revenue amount that is not a non-negative number.
     case invalidRevenueAmount = "invalid_revenue_amount"
+    /// A revenue object that gives one currency more than once: the last is used.
+    case duplicateCurrency = "duplicate_currency"
     /// A currency the model has no exchange rate for; it counts as 0.
     case unknownCurrency = "unknown_currency"
     /// A timestamp that looks like milliseconds (> 10^11) where Unix seconds are expected.

@@ -29,6 +29,23 @@ import Testing
         #expect(compact == Self.viaParser(text))
     }
 
+    /// `{"USD":1,"USD":2}` used to count 3 USD and write USD twice into the journal's `skan`: now
+    /// the last is kept, as JSON readers do, with a finding, through the compact reader and the
+    /// parser alike (the space sends it to the parser).
+    @Test(arguments: [#"{"USD":1,"EUR":5,"USD":2}"#, #"{ "USD":1,"EUR":5,"USD":2}"#])
+    func aCurrencyGivenTwiceKeepsTheLastWithAFinding(_ text: String) throws {
+        let (service, _) = makeService()
+        let outcome = service.skan4(skan4Params([("skan_total_revenue_by_currency", text)]))
+        let duplicate = try #require(outcome.findings.first { $0.code == .duplicateCurrency })
+        #expect(
+            duplicate.message
+                == "skan_total_revenue_by_currency gives USD 2 times; the last (2) is used, as JSON readers do, not their sum"
+        )
+        // The journal's `skan` object: each currency once, as used (the text as sent stays in `params`).
+        let written = String(decoding: outcome.skan.jsonText, as: UTF8.self)
+        #expect(written.contains(#""total_revenue":{"EUR":5,"USD":2}"#), "\(written)")
+    }
+
     @Test(arguments: [
         #"{}"#, #"{ "USD":1}"#, #"{"usd":1}"#, #"{"USD":-1}"#, #"{"USD":01}"#, #"{"USD":1.}"#, #"{"USD":.5}"#,
         #"{"USD":1e}"#,
