@@ -22,7 +22,8 @@ struct Simulate: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The server's base URL (SINGULAR_API_URL without /api/...), e.g. http://127.0.0.1:8080.", valueName: "url"))
+            "The server's base URL (SINGULAR_API_URL without /api/..., or the whole SINGULAR_API_URL), e.g. http://127.0.0.1:8080.",
+            valueName: "url"))
     var url: String
 
     @Option(
@@ -75,23 +76,33 @@ struct Simulate: ParsableCommand {
             scenario: plan, transport: HTTPProbeTransport(base: base, timeout: timeout),
             clock: { clock.nowSeconds() })
         if !json { StandardStreams.output(SimulationTranscript.header(plan, url: base.description)) }
+        let reports: [SimulationStepReport]
         do {
-            let reports = try simulator.run { report in
+            reports = try simulator.run { report in
                 if json {
                     StandardStreams.output(SimulationTranscript.json(report))
                 } else {
                     for line in SimulationTranscript.lines(report) { StandardStreams.output(line) }
                 }
             }
-            if json {
-                StandardStreams.output(SimulationTranscript.jsonSummary(reports, simulator))
-            } else {
-                for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) {
-                    StandardStreams.output(line)
-                }
-            }
         } catch {
             StandardStreams.error("skan-mock simulate: cannot reach the server: \(error.description)")
+            throw ExitCode(1)
+        }
+        if json {
+            StandardStreams.output(SimulationTranscript.jsonSummary(reports, simulator))
+        } else {
+            for line in SimulationTranscript.summary(reports, simulator, now: clock.nowSeconds()) {
+                StandardStreams.output(line)
+            }
+        }
+        // A wrong URL answers every request 404: that is no run, whatever the steps printed.
+        let statuses = reports.flatMap(\.exchanges).map(\.status)
+        if !statuses.isEmpty, !statuses.contains(where: { (200..<300).contains($0) }) {
+            let seen = Set(statuses).sorted().map(String.init).joined(separator: ", ")
+            StandardStreams.error(
+                "skan-mock simulate: no step got an answer (every request was answered \(seen)); is \(base) skan-mock's base URL? Give --url the server's address (SINGULAR_API_URL without /api/...), e.g. http://127.0.0.1:8080"
+            )
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,6 @@
 /// The `--url` of `skan-mock simulate`: a `SINGULAR_API_URL`-style base (`http://host:port/base`)
-/// to which the simulator appends `/api/v2/conversion_value` and the S2S paths. Plain HTTP only: the
+/// to which the simulator appends `/api/v2/conversion_value` and the S2S paths, or a whole
+/// `SINGULAR_API_URL` (the endpoint's path is taken off). Plain HTTP only: the
 /// simulator's client has no TLS, and a server started with `--https-port` still answers plain HTTP
 /// on `--port`, so that is the URL to give it.
 public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
@@ -29,6 +30,10 @@ public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
         var path = String(rest[slash...])
         if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<query]) }
         while path.hasSuffix("/") { path.removeLast() }
+        // A `SINGULAR_API_URL` value is the whole endpoint URL: its base is what comes before.
+        if let endpoint = Self.endpointPaths.first(where: { path.hasSuffix($0) }) {
+            path.removeLast(endpoint.count)
+        }
         var host = Substring(authority)
         var portText: Substring?
         if host.hasPrefix("[") {
@@ -58,6 +63,12 @@ public struct SimulatorURL: Sendable, Equatable, CustomStringConvertible {
         self.port = port
         self.basePath = path
     }
+
+    /// Singular's endpoint paths, which a `SINGULAR_API_URL` ends with and a base does not.
+    static let endpointPaths = [
+        "/api/v1/conversion_value", "/api/v2/conversion_value", "/api/v1/launch", "/api/v1/evt", "/api/v2/launch",
+        "/api/v2/evt"
+    ]
 
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -9,7 +9,11 @@ struct SimulatorURLTests {
         ("http://127.0.0.1:8080", "127.0.0.1", 8080, ""),
         ("http://localhost:9000/", "localhost", 9000, ""),
         ("HTTP://mock.local/skan/", "mock.local", 80, "/skan"),
-        ("http://[::1]:8081/base?x=1", "::1", 8081, "/base")
+        ("http://[::1]:8081/base?x=1", "::1", 8081, "/base"),
+        // A whole SINGULAR_API_URL: the endpoint's path is taken off.
+        ("http://127.0.0.1:8080/api/v2/conversion_value", "127.0.0.1", 8080, ""),
+        ("http://127.0.0.1:8080/t/qa-1/api/v1/conversion_value/", "127.0.0.1", 8080, "/t/qa-1"),
+        ("http://127.0.0.1:8080/backend/api/v1/evt", "127.0.0.1", 8080, "/backend")
     ])
     func parses(text: String, host: String, port: Int, base: String) throws {
         let url = try SimulatorURL(parsing: text)
