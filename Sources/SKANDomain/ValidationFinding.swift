@@ -91,6 +91,15 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case notRecorded = "not_recorded"
 }
 
+extension FindingCode {
+    /// The upstream's failures: no answer to compare with (`skan-mock compare` counts them apart).
+    public static let upstreamFailures: [FindingCode] = [
+        .upstreamTimeout, .upstreamUnreachable, .upstreamSkipped, .upstreamUnusable, .upstreamLoop
+    ]
+    /// What comparing with an upstream finds: a difference, or one of its failures.
+    public static let upstreamComparison: [FindingCode] = [.differsFromUpstream] + upstreamFailures
+}
+
 /// One thing the server noticed about a request: which parameter, a stable code, and a message a
 /// developer understands without reading the spec.
 public struct ValidationFinding: Sendable, Equatable, CustomStringConvertible {

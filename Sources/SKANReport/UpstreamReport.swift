@@ -23,7 +23,7 @@ public struct UpstreamReport: Sendable, Equatable {
         public var device: String?
         public var endpoint: String
         public var window: String
-        /// `differs_from_upstream`, `upstream_timeout`, `upstream_unreachable` or `upstream_skipped`.
+        /// `differs_from_upstream`, or one of the upstream's failures (`FindingCode.upstreamFailures`).
         public var kind: String
         public var model: String
         public var upstream: String
@@ -32,8 +32,12 @@ public struct UpstreamReport: Sendable, Equatable {
 
     /// Examples kept per kind.
     public static let examplesPerKind = 3
-    static let kinds: Set<String> = [
-        "differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped"
+    /// The kinds in the order the summary shows them, named by the finding codes the server writes.
+    static let kinds = FindingCode.upstreamComparison.map(\.rawValue)
+    /// The journal's `upstream.error` names and the findings they come with.
+    static let failureKinds: [String: FindingCode] = [
+        "timeout": .upstreamTimeout, "unreachable": .upstreamUnreachable, "not_sent": .upstreamSkipped,
+        "unusable": .upstreamUnusable, "loop": .upstreamLoop
     ]
 
     public var groups: [Group] = []
@@ -92,7 +96,12 @@ public struct UpstreamReport: Sendable, Equatable {
         let endpoint = record.endpoint?.rawValue ?? SKANEndpoint.unmatched.rawValue
         let window = record.window?.rawValue ?? "-"
         let issue = record.issues.first { Self.kinds.contains($0.code) }
-        let kind = issue?.code
+        // The upstream's own record decides: an entry whose upstream failed never counts as a match,
+        // whatever finding it carries (a code this version does not know, or none).
+        var kind = issue?.code
+        if case .failed(let error, _, _) = upstream, kind == nil || kind == FindingCode.differsFromUpstream.rawValue {
+            kind = Self.failureKinds[error]?.rawValue ?? "upstream_" + error
+        }
         let position =
             groups.firstIndex { $0.endpoint == endpoint && $0.window == window }
             ?? {
@@ -101,7 +110,7 @@ public struct UpstreamReport: Sendable, Equatable {
             }()
         switch kind {
         case nil: groups[position].matched += 1
-        case "differs_from_upstream"?: groups[position].differed += 1
+        case FindingCode.differsFromUpstream.rawValue?: groups[position].differed += 1
         default: groups[position].failed += 1
         }
         guard let kind, examples.filter({ $0.kind == kind }).count < Self.examplesPerKind else { return }
@@ -130,7 +139,9 @@ public struct UpstreamReport: Sendable, Equatable {
                 "\(group.endpoint) \(group.window): \(group.compared) compared, \(group.matched) matched, \(group.differed) differed, \(group.failed) without an upstream answer"
             )
         }
-        for kind in ["differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped"] {
+        let known = Set(Self.kinds)
+        let others = Set(examples.map(\.kind)).subtracting(known).sorted()
+        for kind in Self.kinds + others {
             let shown = examples.filter { $0.kind == kind }
             guard !shown.isEmpty else { continue }
             lines.append("\(kind):")

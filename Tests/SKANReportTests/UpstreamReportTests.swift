@@ -56,4 +56,33 @@ struct UpstreamReportTests {
         #expect(report.examples.compactMap(\.requestId) == [1, 2, 3])
         #expect(!UpstreamReport(jsonLines: []).hasDifferences)
     }
+
+    /// Every way the upstream can fail, as the server journals it: none is a match, so
+    /// `compare --fail-on-differences` fails. (`upstream_unusable` and `upstream_loop` used to be
+    /// counted as matched: the report spelled the kinds it knew by hand.) A failure with no finding,
+    /// or one this version does not know, still counts as a failure.
+    @Test(
+        arguments: [
+            ("timeout", "upstream_timeout"), ("unreachable", "upstream_unreachable"), ("not_sent", "upstream_skipped"),
+            ("unusable", "upstream_unusable"), ("loop", "upstream_loop"), ("unusable", nil),
+            ("teapot", "upstream_teapot")
+        ] as [(String, String?)])
+    func everyUpstreamFailureIsAFailure(error: String, code: String?) {
+        let issues = code.map { #"[{"param":"upstream","code":"\#($0)","message":"m"}]"# } ?? "[]"
+        let line =
+            #"{"id":1,"endpoint":"skan4","window":"p0","device":"F","issues":\#(issues),"response":{"status":200,"body":"M"},"upstream":{"error":"\#(error)","reason":"r","duration_us":1}}"#
+        let report = UpstreamReport(jsonLines: Array((line + "\n").utf8))
+        #expect((report.matched, report.failed) == (0, 1))
+        #expect(report.hasDifferences)
+        let kind = code ?? "upstream_unusable"
+        #expect(report.examples.map(\.kind) == [kind])
+        #expect(report.text.contains("\n\(kind):\n  #1 F skan4 p0"), "\(report.text)")
+    }
+
+    /// The kinds the report names are the server's finding codes, not a copy of them.
+    @Test func theKindsAreTheServersFindingCodes() {
+        #expect(
+            Set(UpstreamReport.kinds)
+                == Set(FindingCode.allCases.map(\.rawValue).filter { $0.contains("upstream") }))
+    }
 }

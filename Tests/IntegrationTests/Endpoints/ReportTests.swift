@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+import SKANMock
 import Testing
 
 @Suite("Journal reports: GET /__admin/report and skan-mock report")
@@ -136,4 +137,27 @@ struct ReportTests {
         }
     }
 
+    #if SKAN_MOCK_UPSTREAM
+        /// A shadowed request that came through a skan-mock already is not sent on (`upstream_loop`):
+        /// `compare --fail-on-differences` used to count it as matched and pass (issue 41.1).
+        @Test func compareFailsOnAnUpstreamThatNeverAnswered() throws {
+            let upstream = try UpstreamOptions(baseURL: "http://127.0.0.1:9", mode: .shadow, timeoutSeconds: 1)
+            let mock = try TestSKANMock(configure: { $0.upstream = upstream })
+            let response = try mock.client.get(
+                mock.url("/api/v1/conversion_value?a=K&i=com.x&p=iOS&idfv=LOOP&conversion_value=0"),
+                headers: ["Via: 1.1 skan-mock"])
+            #expect(response.status == 200)
+            let entry = try #require(
+                try mock.admin("/__admin/requests/wait?device=LOOP&count=1&timeout_ms=5000")["requests"]?[0])
+            let codes = entry["issues"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+            #expect(codes.contains("upstream_loop"), "\(codes)")
+            mock.server.flushJournalLog()
+            let strict = try SKANMockExecutable.run(["compare", mock.logPath, "--fail-on-differences"])
+            #expect(strict.status == 1, "\(strict.output)")
+            #expect(
+                strict.output.hasPrefix(
+                    "1 answer compared with the upstream: 0 matched, 0 differed, 1 without an upstream answer"))
+            #expect(strict.output.contains("upstream_loop:\n  #1 LOOP"))
+        }
+    #endif
 }
