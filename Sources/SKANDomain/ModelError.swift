@@ -27,7 +27,9 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let more =
-            problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+            problems.count > 1
+            ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"): skan-mock validate \(file) lists them all)"
+            : ""
         return "\(file): \(path): \(reason)\(more)"
     }
 

@@ -194,13 +194,17 @@ public final class SKANMockServer: Sendable {
             try http.start()
         } catch {
             http.shutdown(gracePeriod: 0)
-            throw StartupError(.listeners, "--port \(options.port): \(error.description)")
+            throw StartupError(
+                .listeners, "--port \(options.port): \(error.description)" + Self.inUseHint(error, "--port"))
         }
         do {
             try httpsServer?.start()
         } catch {
             http.shutdown(gracePeriod: 0)
-            throw StartupError(.listeners, "--https-port \(options.https?.port ?? 0): \(error.description)")
+            throw StartupError(
+                .listeners,
+                "--https-port \(options.https?.port ?? 0): \(error.description)" + Self.inUseHint(error, "--https-port")
+            )
         }
         if let upstream = options.upstream {
             do {
@@ -226,6 +230,13 @@ public final class SKANMockServer: Sendable {
     }
 
     public var port: Int { http.port }
+
+    /// What to do about a port that another program holds (a server left running, say).
+    static func inUseHint(_ error: HTTPServerError, _ option: String) -> String {
+        guard case .portInUse = error else { return "" }
+        return
+            " (another program holds it, perhaps a skan-mock started earlier: stop it, or give \(option) another port, or \(option) 0 for a free one)"
+    }
 
     /// The HTTPS port, when `--https-port` was given.
     public var httpsPort: Int? { httpsServer?.port }

@@ -39,13 +39,26 @@ struct Health: ParsableCommand {
             let response = try HTTPProbe.get(
                 host: host, port: port, path: "/__admin/health", headers: headers, timeout: timeout)
             guard response.status == 200 else {
-                StandardStreams.error("skan-mock health: HTTP \(response.status)")
+                StandardStreams.error(
+                    "skan-mock health: HTTP \(response.status)\(Self.hint(response.status, sentToken: !headers.isEmpty))"
+                )
                 throw ExitCode(1)
             }
             StandardStreams.output(String(decoding: response.body, as: UTF8.self))
         } catch let error as HTTPProbe.Failure {
             StandardStreams.error("skan-mock health: \(error.description)")
             throw ExitCode(1)
+        }
+    }
+
+    /// What to do about a refusal: the token is the usual cause.
+    static func hint(_ status: Int, sentToken: Bool) -> String {
+        switch status {
+        case 401 where sentToken:
+            ": the server's admin token is not the one in SKAN_MOCK_ADMIN_TOKEN; set it to the server's --admin-token"
+        case 401: ": the server has an admin token; set SKAN_MOCK_ADMIN_TOKEN to it (the server's --admin-token)"
+        case 404: ": no skan-mock admin API at that port; is --port (SKAN_MOCK_PORT) the server's?"
+        default: ""
         }
     }
 }

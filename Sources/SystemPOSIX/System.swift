@@ -66,6 +66,9 @@ public struct SystemError: Error, Sendable, CustomStringConvertible {
         code == ECONNABORTED || code == EPROTO || code == EPERM
     }
 
+    /// Another socket holds the address (a bind).
+    public var isAddressInUse: Bool { domain == .errno && code == EADDRINUSE }
+
     /// The peer aborted the connection (an RST), e.g. a server closing with input unread.
     public var isConnectionReset: Bool { code == ECONNRESET }
 

@@ -114,7 +114,8 @@ import Testing
         #expect(e?.problems.map(\.path) == ["$.skan4.p0.combine", "$.skan4.p0.entries[0].fine", "$.s2s.launch"])
         #expect(
             e?.description
-                == #"test.json: $.skan4.p0.combine: "xor" is not one of "last" or "or" (and 2 more problems)"#)
+                == #"test.json: $.skan4.p0.combine: "xor" is not one of "last" or "or" (and 2 more problems: skan-mock validate test.json lists them all)"#
+        )
         #expect(e?.fullDescription.split(separator: "\n").count == 3)
     }
 

@@ -83,7 +83,9 @@ struct StartupRefusalTests {
         try expect(
             StartupRefusal(
                 arguments: ["--port", "\(port)"], status: 2,
-                line: "--port \(port): cannot listen on 127.0.0.1:\(port): Address already in use"))
+                line:
+                    "--port \(port): cannot listen on 127.0.0.1:\(port): Address already in use (another program holds it, perhaps a skan-mock started earlier: stop it, or give --port another port, or --port 0 for a free one)"
+            ))
     }
 
     #if SKAN_MOCK_TLS

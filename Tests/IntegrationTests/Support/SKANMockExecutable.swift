@@ -13,11 +13,15 @@ enum SKANMockExecutable {
     }
 
     /// Runs `skan-mock ARGUMENTS` to its end; its exit status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> Run {
+    /// `environment` is added to the test's own.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
