@@ -235,5 +235,43 @@
             let off = try plain.client.get(plain.url("/__admin/phone"))
             #expect(off.status == 404 && off.text.contains("--https-port"))
         }
+
+        /// docs/iphone-https.md's table, run: Python with `SSL_CERT_FILE` and Node with
+        /// `NODE_EXTRA_CA_CERTS` trust the local CA; Python without it refuses the certificate.
+        @Test func backEndsTrustTheLocalCAAsTheDocsSay() throws {
+            let folder = Folder()
+            let mock = try server(folder)
+            let url = "https://localhost:\(try #require(mock.server.httpsPort))/__admin/health"
+            let ca = folder.file("ca.pem")
+            #expect(FileManager.default.fileExists(atPath: ca))
+            func run(_ tool: String, _ arguments: [String], _ environment: [String: String]) throws -> (Int32, String) {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = [tool] + arguments
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = output
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                #expect(process.exits(within: 20), "\(tool) did not end")
+                return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let python = ["-c", "import urllib.request; print(urllib.request.urlopen('\(url)').status)"]
+            let trusted = try run("python3", python, ["SSL_CERT_FILE": ca])
+            #expect(trusted.0 == 0 && trusted.1 == "200", "\(trusted.1)")
+            let untrusted = try run("python3", python, ["SSL_CERT_FILE": "/nonexistent.pem"])
+            #expect(untrusted.0 != 0 && untrusted.1.contains("CERTIFICATE_VERIFY_FAILED"), "\(untrusted.1)")
+            if NodeScript.available {
+                let node = try run(
+                    "node",
+                    [
+                        "-e",
+                        "fetch('\(url)').then(r => console.log(r.status), e => { console.log(e.cause); process.exit(1) })"
+                    ],
+                    ["NODE_EXTRA_CA_CERTS": ca])
+                #expect(node.0 == 0 && node.1 == "200", "\(node.1)")
+            }
+        }
     }
 #endif
