@@ -172,7 +172,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write the server's process id to this file once it listens, and remove it when it stops; a file naming a process still running is refused. For scripts that stop the server they started (kill $(cat FILE)). [env: SKAN_MOCK_PID_FILE]",
+            "Write the server's process id to this file once it listens, and remove it when it stops; the server holds a lock on it while it runs, and a file another server holds is refused (a stale one is taken over). For scripts that stop the server they started (kill $(cat FILE)). [env: SKAN_MOCK_PID_FILE]",
             valueName: "file"))
     var pidFile: String?
 
@@ -220,6 +220,7 @@ struct Serve: ParsableCommand {
             try server.start()
             try pid?.write()
         } catch {
+            pid?.abandon()
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
