@@ -115,9 +115,10 @@ fi
 rm -f "$identity"
 
 : >"$log"
+# ${token[@]+...}: a Mac's bash 3.2 calls an empty array unbound under set -u.
 token=()
 [ -n "${SKAN_MOCK_ADMIN_TOKEN:-}" ] && token=(--admin-token "$SKAN_MOCK_ADMIN_TOKEN")
-nohup "$binary" --port "$port" --pid-file "$pidfile" "${token[@]}" --log "$journal" \
+nohup "$binary" --port "$port" --pid-file "$pidfile" ${token[@]+"${token[@]}"} --log "$journal" \
     >>"$log" 2>&1 </dev/null &
 started=$!
 # Ready once its pid file names it; gone when it could not start (the port taken by something else).
