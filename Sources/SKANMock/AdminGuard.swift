@@ -3,8 +3,9 @@ import HTTPCore
 /// Who may use the admin API (and the console), decided before the token: a mock on a laptop is
 /// reachable by web pages in its user's browser and, bound beyond loopback, by the whole network.
 ///
-/// - Bound to loopback: every admin route answers only to loopback host names (DNS rebinding,
-///   `LoopbackHostCheck`); others get 421.
+/// - Any bind: every admin route answers only a `Host` that names this machine (DNS rebinding,
+///   `AdminHostCheck`: bound to loopback, loopback names only), or one given with `--allowed-host`;
+///   others get 421.
 /// - Any bind: an admin change (POST, PUT, PATCH, DELETE) from a page of another origin is refused
 ///   (403): its `Origin` is not this server, or `Sec-Fetch-Site` says it crossed sites. A change
 ///   with a body from a browser must be JSON, which no page can send to another origin without a
@@ -13,19 +14,22 @@ import HTTPCore
 ///   this machine's own addresses only (403 for other peers), unless `--admin-open`; reads, the
 ///   console and the phone set-up pages stay open, so the phone flow is still one command.
 struct AdminGuard: Sendable {
-    let loopbackOnly: Bool
+    let hosts: AdminHostCheck
     /// Changes only from loopback peers.
     let changesFromThisMachineOnly: Bool
 
-    init(listenHost: String, hasToken: Bool, adminOpen: Bool) {
-        loopbackOnly = LoopbackHostCheck.isLoopback(listenHost: listenHost)
-        changesFromThisMachineOnly = !loopbackOnly && !hasToken && !adminOpen
+    /// `hosts` nil: this machine's names for `listenHost`, none added.
+    init(listenHost: String, hasToken: Bool, adminOpen: Bool, hosts: AdminHostCheck? = nil) {
+        self.hosts = hosts ?? AdminHostCheck(listenHost: listenHost)
+        changesFromThisMachineOnly =
+            !LoopbackHostCheck.isLoopback(listenHost: listenHost) && !hasToken && !adminOpen
     }
 
     /// The refusal for `request`, or nil when it may go on.
     func refusal(for request: HTTPRequest) -> HTTPResponse? {
-        if loopbackOnly && !LoopbackHostCheck.isAllowed(host: request.headers["Host"]) {
-            return LoopbackHostCheck.misdirected()
+        let host = request.headers["Host"]
+        if !hosts.isAllowed(host: host) {
+            return hosts.misdirected(host: host ?? "")
         }
         guard Self.isChange(request.method) else { return nil }
         if let reason = Self.crossOrigin(request) {

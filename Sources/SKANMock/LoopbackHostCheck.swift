@@ -1,10 +1,8 @@
 import HTTPCore
 
-/// DNS rebinding guard: a web page on another site can make a browser send requests to a server on
-/// 127.0.0.1 under the attacker's host name. When skan-mock listens on loopback only, the console,
-/// its event stream and every admin route, reads included, answer only to loopback host names
-/// (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, any port); others get 421 (`AdminGuard`).
-/// Singular's endpoints are unaffected.
+/// Loopback's host names, for the DNS rebinding guard (`AdminHostCheck`): `localhost`,
+/// `*.localhost`, 127.0.0.0/8, `[::1]`, any port. When skan-mock listens on loopback only, the
+/// console, its event stream and every admin route answer only to these (and `--allowed-host`).
 struct LoopbackHostCheck: Sendable {
     static func isLoopback(listenHost: String) -> Bool {
         listenHost == "localhost" || listenHost == "::1" || listenHost.hasPrefix("127.")
@@ -30,11 +28,5 @@ struct LoopbackHostCheck: Sendable {
             }
             return value <= 255
         }
-    }
-
-    static func misdirected() -> HTTPResponse {
-        .jsonError(
-            "this server listens on loopback only: use http://localhost or http://127.0.0.1 (a request under another host name could be DNS rebinding)",
-            status: HTTPStatus(code: 421, reason: "Misdirected Request"))
     }
 }

@@ -119,7 +119,10 @@ public final class SKANMockServer: Sendable {
         var notices = budget.notice.map { [$0] } ?? []
 
         let guardian = AdminGuard(
-            listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen)
+            listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen,
+            hosts: AdminHostCheck(
+                listenHost: options.host, allowedHosts: options.allowedHosts,
+                tlsNames: options.https?.extraNames ?? []))
         var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
         admin.register(
             AdminRouteGroup.collections(

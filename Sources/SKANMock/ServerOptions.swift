@@ -25,6 +25,9 @@ public struct ServerOptions: Sendable {
     /// Bound beyond loopback without a token, take admin changes from any machine (`--admin-open`);
     /// by default only from this one.
     public var adminOpen = false
+    /// More `Host` names the admin side and the console answer (`--allowed-host`), besides this
+    /// machine's own (DNS rebinding, `AdminHostCheck`): a Compose service's name, a QA box's.
+    public var allowedHosts: [String] = []
     /// Seconds added to the real clock (time travel across SKAN windows).
     public var clockOffsetSeconds: Int64 = 0
     /// Reload the model when its file changes (checked every second).

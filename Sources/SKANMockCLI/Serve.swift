@@ -90,6 +90,13 @@ struct Serve: ParsableCommand {
     )
     var adminOpen = false
 
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "One more host name the admin API and the console answer (a Compose service's name, a QA box's DNS name), besides this machine's own names and addresses; repeatable. Others get 421 (DNS rebinding). [env: SKAN_MOCK_ALLOWED_HOSTS, a comma list]",
+            valueName: "name"))
+    var allowedHosts: [String] = []
+
     @Flag(
         help:
             "Do not reload the model when its file changes (SIGHUP still reloads it). [env: SKAN_MOCK_NO_WATCH_MODEL=1]"
@@ -172,7 +179,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write the server's process id to this file once it listens, and remove it when it stops; a file naming a process still running is refused. For scripts that stop the server they started (kill $(cat FILE)). [env: SKAN_MOCK_PID_FILE]",
+            "Write the server's process id to this file once it listens, and remove it when it stops; the server holds a lock on it while it runs, and a file another server holds is refused (a stale one is taken over). For scripts that stop the server they started (kill $(cat FILE)). [env: SKAN_MOCK_PID_FILE]",
             valueName: "file"))
     var pidFile: String?
 
@@ -220,6 +227,7 @@ struct Serve: ParsableCommand {
             try server.start()
             try pid?.write()
         } catch {
+            pid?.abandon()
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
@@ -273,6 +281,12 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken ?? environment["SKAN_MOCK_ADMIN_TOKEN"]
         if options.adminToken?.isEmpty == true { options.adminToken = nil }
         options.adminOpen = adminOpen || environment.flag("SKAN_MOCK_ADMIN_OPEN")
+        options.allowedHosts =
+            allowedHosts.isEmpty
+            ? (environment["SKAN_MOCK_ALLOWED_HOSTS"] ?? "").split(separator: ",").map {
+                String($0.trimmingASCIIWhitespace())
+            }.filter { !$0.isEmpty }
+            : allowedHosts
         options.resume = resume || environment.flag("SKAN_MOCK_RESUME")
         options.watchModel = !(noWatchModel || environment.flag("SKAN_MOCK_NO_WATCH_MODEL"))
         let century = Int(ServerOptions.maxClockOffsetSeconds)

@@ -28,15 +28,19 @@
         }
 
         /// `loadOrCreate`, plus a line for each permission it had to take away: a state folder or a
-        /// CA key other users could read is made private (0700, 0600) before it is used.
+        /// CA key other users could read is made private (0700, 0600) before it is used. A key path
+        /// that is a symbolic link is refused (`--renew` replaces it).
         public static func loadOrCreateNoting(in directory: String, renew: Bool = false) throws(TLSSetupError) -> (
             ca: LocalCA, created: Bool, notes: [String]
         ) {
             let absolute = SecureFile.absolute(directory)
             var notes: [String] = []
             if SecureFile.exists(absolute) { notes += try SecureFile.makePrivate(absolute, mode: 0o700) }
-            if SecureFile.exists(absolute + "/ca-key.pem") {
-                notes += try SecureFile.makePrivate(absolute + "/ca-key.pem", mode: 0o600)
+            let key = absolute + "/ca-key.pem"
+            // A link at the key path is refused, unless --renew replaces it (by rename, which
+            // replaces the link and leaves the file it names alone).
+            if SecureFile.isSymbolicLink(key) ? !renew : SecureFile.exists(key) {
+                notes += try SecureFile.makeKeyPrivate(key, mode: 0o600)
             }
             let (ca, created) = try loadOrCreateUnchecked(in: directory, renew: renew)
             return (ca, created, notes)

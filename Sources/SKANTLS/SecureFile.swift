@@ -41,6 +41,35 @@
             ]
         }
 
+        /// `makePrivate` for the CA key: `path` itself, opened without following a symbolic link
+        /// (`fchmod` on that descriptor). A link there is refused: changing or reading the file it
+        /// names would change another file's mode (issue 43.12), and use a key someone else chose.
+        static func makeKeyPrivate(_ path: String, mode: Int) throws(TLSSetupError) -> [String] {
+            let fd: Int32
+            do {
+                fd = try System.openWithoutFollowing(path)
+            } catch {
+                if error.isSymbolicLink {
+                    throw TLSSetupError(
+                        file: path,
+                        "is a symbolic link, which skan-mock does not follow for its CA key: put the key file itself there, or make a new CA with `skan-mock ca --renew` (it replaces the link)"
+                    )
+                }
+                throw TLSSetupError(file: path, error.reason)
+            }
+            defer { System.close(fd) }
+            guard let current = System.permissions(fd), current & 0o077 != 0 else { return [] }
+            if let error = System.setPermissions(fd, mode) {
+                throw TLSSetupError(
+                    file: path, "readable by others (mode \(String(current, radix: 8))) and \(error.reason)")
+            }
+            return [
+                "\(path) was open to other users (mode \(String(current, radix: 8))): set to \(String(mode, radix: 8))"
+            ]
+        }
+
+        static func isSymbolicLink(_ path: String) -> Bool { System.isSymbolicLink(path) }
+
         /// Creates `path` and any missing parents with mode 0700; an existing folder is left as it is.
         static func makeDirectory(_ path: String) throws(TLSSetupError) {
             var current = path.hasPrefix("/") ? "" : "."

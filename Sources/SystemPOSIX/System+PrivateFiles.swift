@@ -49,10 +49,13 @@ extension System {
     /// Replaces `path` whole with `bytes`: writes `temporaryPath(for: path)` with exactly `mode`
     /// (`fchmod` after `open`: the umask may take bits away, never adds any), `fsync`s it and renames
     /// it over `path`, so a crash leaves the old file or the new one, never half of one. On failure the
-    /// temporary file is removed; an error from `open` concerns the temporary file.
+    /// temporary file is removed; an error from `open` concerns the temporary file. The temporary file
+    /// is made new (`O_EXCL`, after removing one a crash left): a symbolic link planted at its name is
+    /// removed, never written through. A link at `path` itself is replaced, not followed.
     public static func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: Int) throws(SystemError) {
         let temporary = temporaryPath(for: path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        _ = unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw SystemError(code: errno, function: "open") }
         var failure: SystemError?
         if fchmod(fd, mode_t(mode)) != 0 { failure = SystemError(code: errno, function: "fchmod") }
@@ -66,10 +69,11 @@ extension System {
         }
     }
 
-    /// Opens `path` (creating it with `mode`) and locks it exclusively (`flock`), waiting while
-    /// another process holds it; the descriptor to hand to `unlockFile`.
+    /// Opens `path` (creating it with `mode`; a symbolic link there is refused, not followed) and
+    /// locks it exclusively (`flock`), waiting while another process holds it; the descriptor to hand
+    /// to `unlockFile`.
     public static func lockFile(_ path: String, mode: Int) throws(SystemError) -> Int32 {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw SystemError(code: errno, function: "open") }
         while flock(fd, LOCK_EX) != 0 {
             let code = errno

@@ -15,10 +15,14 @@ struct AdminGuardTests {
         return HTTPRequest(method: method, target: path, headers: fields, body: Array(body.utf8), remoteAddress: peer)
     }
 
+    /// This machine, at 192.168.1.20 on its LAN, bound to every interface.
+    private let thisMachine = AdminHostCheck(
+        listenHost: "0.0.0.0", hostName: nil, interfaceAddresses: { ["127.0.0.1", "192.168.1.20"] })
+
     /// The iPhone set-up (`--host 0.0.0.0`, no token): the phone and the LAN read, only this
     /// machine changes.
     @Test func beyondLoopbackWithoutATokenChangesComeFromThisMachineOnly() {
-        let lan = AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: false)
+        let lan = AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: false, hosts: thisMachine)
         #expect(lan.changesFromThisMachineOnly)
         #expect(lan.refusal(for: request(.post, peer: "192.168.1.31:50000"))?.status.code == 403)
         #expect(lan.refusal(for: request(.put, "/__admin/model", peer: "[fe80::1]:50000"))?.status.code == 403)
@@ -29,7 +33,7 @@ struct AdminGuardTests {
         // A token or --admin-open lifts it: the token is then checked by AdminAuthorization.
         #expect(!AdminGuard(listenHost: "0.0.0.0", hasToken: true, adminOpen: false).changesFromThisMachineOnly)
         #expect(
-            AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: true).refusal(
+            AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: true, hosts: thisMachine).refusal(
                 for: request(.post, peer: "192.168.1.31:5")) == nil)
         #expect(!AdminGuard(listenHost: "127.0.0.1", hasToken: false, adminOpen: false).changesFromThisMachineOnly)
     }
@@ -42,6 +46,19 @@ struct AdminGuardTests {
             local.refusal(
                 for: request(.get, "/__admin/requests", peer: "127.0.0.1:1", headers: [("Host", "localhost:8080")]))
                 == nil)
+    }
+
+    /// Bound beyond loopback, a page that rebinds its name to this machine is refused before any
+    /// other rule, reads included, from any peer, with a token or `--admin-open` too (issue 43.4).
+    @Test func beyondLoopbackAnotherHostNameIsMisdirected() {
+        for (token, open) in [(false, false), (true, false), (false, true)] {
+            let lan = AdminGuard(listenHost: "0.0.0.0", hasToken: token, adminOpen: open, hosts: thisMachine)
+            let rebound = [("Host", "rebind.example:8080")]
+            #expect(
+                lan.refusal(for: request(.get, "/__admin/requests", peer: "127.0.0.1:1", headers: rebound))?.status.code
+                    == 421)
+            #expect(lan.refusal(for: request(.post, peer: "192.168.1.31:5", headers: rebound))?.status.code == 421)
+        }
     }
 
     @Test func recognisesJSONAndLoopbackPeers() {

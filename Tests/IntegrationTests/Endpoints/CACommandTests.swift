@@ -81,6 +81,44 @@
             #expect(renewed.output != first.output)
         }
 
+        /// Issue 43.12: a key path that is a symbolic link (planted in a state folder others could
+        /// write) is refused in one line; the file it names keeps its mode and its bytes.
+        @Test func aKeyPathThatIsALinkIsRefusedAndTheFileItNamesKeepsItsMode() throws {
+            let folder = NSTemporaryDirectory() + "skan-ca-link-\(UUID().uuidString)"
+            let victim = NSTemporaryDirectory() + "skan-ca-victim-\(UUID().uuidString).pem"
+            defer {
+                try? FileManager.default.removeItem(atPath: folder)
+                try? FileManager.default.removeItem(atPath: victim)
+            }
+            #expect(try skanMock(["ca", "--state-dir", folder]).status == 0)
+            // The victim is a real key, so that loading through the link would succeed.
+            try FileManager.default.copyItem(atPath: folder + "/ca-key.pem", toPath: victim)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: victim)
+            let before = try Data(contentsOf: URL(fileURLWithPath: victim))
+            try FileManager.default.removeItem(atPath: folder + "/ca-key.pem")
+            try FileManager.default.createSymbolicLink(atPath: folder + "/ca-key.pem", withDestinationPath: victim)
+
+            let result = try skanMock(["ca", "--state-dir", folder])
+            let mode = try FileManager.default.attributesOfItem(atPath: victim)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o644, "skan-mock ca changed the mode of the file its key path links to")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == before)
+            #expect(result.status == 2)
+            #expect(result.output.isEmpty)
+            #expect(
+                result.error.hasPrefix("skan-mock ca: \(folder)/ca-key.pem: ")
+                    && result.error.contains("symbolic link"), "\(result.error)")
+
+            // --renew replaces the link with a new key, and still leaves the file it named alone.
+            let renewed = try skanMock(["ca", "--state-dir", folder, "--renew"])
+            #expect(renewed.status == 0, "\(renewed.error)")
+            let key = try FileManager.default.attributesOfItem(atPath: folder + "/ca-key.pem")
+            #expect(key[.type] as? FileAttributeType == .typeRegular)
+            #expect((key[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == before)
+            let after = try FileManager.default.attributesOfItem(atPath: victim)[.posixPermissions] as? NSNumber
+            #expect(after?.intValue == 0o644)
+        }
+
         @Test func brokenCAFileStopsWithItsName() throws {
             let folder = NSTemporaryDirectory() + "skan-ca-broken-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: folder) }
