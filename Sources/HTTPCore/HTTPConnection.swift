@@ -24,6 +24,12 @@ final class HTTPConnection: @unchecked Sendable {
     private let refusalObserver: (@Sendable (HTTPRefusal) -> Void)?
     private let onClose: @Sendable (HTTPConnection) -> Void
     private let loop: HTTPEventLoop
+    /// What the server's connections hold for slow readers, together; `accountedOutput` is this
+    /// connection's share of it.
+    private let held: HeldBytes
+    private var accountedOutput = 0
+    /// Requests read ahead of serving them, at most (`HTTPLimits.maxReadAheadBytes`).
+    private let readAheadLimit: Int
 
     private var machine: HTTPConnectionStateMachine
     private var parser: HTTPRequestParser
@@ -43,9 +49,11 @@ final class HTTPConnection: @unchecked Sendable {
     init(
         id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
         errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil,
-        refusalObserver: (@Sendable (HTTPRefusal) -> Void)? = nil, loop: HTTPEventLoop, now: Double,
-        onClose: @escaping @Sendable (HTTPConnection) -> Void
+        refusalObserver: (@Sendable (HTTPRefusal) -> Void)? = nil, loop: HTTPEventLoop, held: HeldBytes,
+        now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
+        self.held = held
+        readAheadLimit = limits.maxReadAheadBytes
         self.refusalObserver = refusalObserver
         acceptedAt = now
         self.id = id
@@ -58,7 +66,9 @@ final class HTTPConnection: @unchecked Sendable {
         queue = loop.queue
         parser = HTTPRequestParser(limits: limits)
         wire = ConnectionWire(security: security)
-        machine = HTTPConnectionStateMachine(limits: limits.timeouts, now: now, handshakeFirst: security != nil)
+        machine = HTTPConnectionStateMachine(
+            limits: limits.timeouts, now: now, handshakeFirst: security != nil,
+            maxPendingOutput: limits.maxPendingOutputBytes)
     }
 
     /// Registers with the loop's poller, which reports the socket at once if a request is already
@@ -86,7 +96,7 @@ final class HTTPConnection: @unchecked Sendable {
     func ready(readable: Bool, writable: Bool, peerClosed: Bool) {
         if peerClosed { machine.peerHungUp() }
         if writable && machine.waitingForWritable { self.writable() }
-        if readable { perform(machine.socketReadable(pendingOutput: pendingOutputCount)) }
+        if readable { perform(machine.socketReadable(pendingOutput: pendingOutputCount, overBudget: overBudget)) }
     }
 
     private func perform(_ action: HTTPConnectionStateMachine.ReadAction) {
@@ -103,9 +113,16 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func readRequests() {
         let shortReadDrains = machine.shortReadDrains
+        var leftUnread = false
         let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
             guard let base = buffer.baseAddress else { return .data }
             while true {
+                // As much as one request may take is read ahead, no more: the rest waits in the
+                // socket (and its sender) until these are served.
+                if parser.bufferedByteCount >= readAheadLimit {
+                    leftUnread = true
+                    return .data
+                }
                 switch try? System.read(fd, base, Self.readChunk) {
                 case .done(0): return .endOfFile
                 case .done(let count):
@@ -136,8 +153,10 @@ final class HTTPConnection: @unchecked Sendable {
         case .endOfFile:
             machine.inputEnded()
         case .data:
-            break
+            if leftUnread { machine.inputLeftUnread() }
         }
+        let buffered = parser.bufferedByteCount
+        if buffered > Self.readChunk { held.noteReadAhead(buffered) }
         processRequests()
         if machine.shouldCloseAfterInput(pendingOutput: pendingOutputCount) { close() }
     }
@@ -152,30 +171,49 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Requests
 
     /// Hands buffered requests to the responder one at a time while answers come inline, then
-    /// writes every answer gathered in one go.
+    /// writes every answer gathered in one go. A round stops at the connection's output limit, or
+    /// early while the server holds too much for slow readers (`roundOverBudget`); when
+    /// the socket took all of it, the next round starts at once (no event would come for requests
+    /// already buffered), else when the client has read it.
     private func processRequests() {
         guard !processing else { return }
         processing = true
         defer { processing = false }
 
-        while machine.mayTakeRequest(pendingOutput: pendingOutputCount) {
-            let request: HTTPRequest
-            do {
-                guard let next = try parser.next() else {
-                    if parser.takeContinueRequest() {
-                        outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                    }
+        var anotherRound = true
+        while anotherRound {
+            anotherRound = false
+            while true {
+                let pending = pendingOutputCount
+                guard machine.mayTakeRequest(pendingOutput: pending) else {
+                    anotherRound = pending >= machine.pendingOutputLimit
                     break
                 }
-                request = next
-            } catch {
-                report(error.status, error.reason)
-                queueFinalResponse(errorRenderer.response(error.status, reason: error.reason))
-                break
+                if machine.roundOverBudget(
+                    pendingOutput: pending, unsent: accountedOutput, overBudget: held.isOverLimit)
+                {
+                    anotherRound = true
+                    break
+                }
+                let request: HTTPRequest
+                do {
+                    guard let next = try parser.next() else {
+                        if parser.takeContinueRequest() {
+                            outbound.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                        }
+                        break
+                    }
+                    request = next
+                } catch {
+                    report(error.status, error.reason)
+                    queueFinalResponse(errorRenderer.response(error.status, reason: error.reason))
+                    break
+                }
+                dispatch(request)
             }
-            dispatch(request)
+            flush()
+            anotherRound = anotherRound && !machine.isClosed && pendingOutputCount == 0
         }
-        flush()
         settle()
     }
 
@@ -238,6 +276,13 @@ final class HTTPConnection: @unchecked Sendable {
         queue.async { [self] in
             guard machine.acceptsStreamChunks, let stream else { return }
             let before = pendingOutputCount
+            // A stream already behind while the server holds too much for slow readers: closed
+            // (a console resumes with Last-Event-ID) rather than held.
+            if overBudget {
+                stream.sent(bytes.count)
+                close()
+                return
+            }
             // Nothing waiting: send from the caller's buffer itself instead of copying it.
             if outbound.isEmpty { outbound = bytes } else { outbound.append(contentsOf: bytes) }
             flush()
@@ -261,6 +306,21 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: - Writing
 
     private var pendingOutputCount: Int { outbound.count - outboundOffset + wire.pendingCount }
+
+    /// Whether this connection's client left output unsent (the socket was full at the last send)
+    /// while the server, all connections together, holds more than it allows for slow readers.
+    /// Answers gathered and not yet sent do not count: they go out at the end of the round, and a
+    /// client that reads them gets the next ones.
+    private var overBudget: Bool { accountedOutput > 0 && held.isOverLimit }
+
+    /// Brings this connection's share of `held` up to date: nothing to do, and no atomic, when it
+    /// owed nothing and still owes nothing (a client that reads).
+    private func accountOutput() {
+        let pending = machine.isClosed ? 0 : pendingOutputCount
+        guard pending != accountedOutput else { return }
+        held.addOutput(pending - accountedOutput)
+        accountedOutput = pending
+    }
 
     private func flush() {
         guard !machine.isClosed else { return }
@@ -306,6 +366,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Tells the machine how a send went and does what it says.
     private func sent(_ result: SendResult) {
+        defer { accountOutput() }
         switch result {
         case .blocked:
             machine.outputBlocked(now: Self.now())
@@ -330,7 +391,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func settle() {
         let facts = HTTPConnectionStateMachine.ParserFacts(
             isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
-        apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: Self.now()))
+        apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: Self.now(), overBudget: overBudget))
     }
 
     /// Reads what arrived while paused on a later turn of the queue, never inside the caller:
@@ -338,7 +399,9 @@ final class HTTPConnection: @unchecked Sendable {
     private func apply(_ interest: HTTPConnectionStateMachine.ReadInterest) {
         guard case .resume(readNow: true) = interest else { return }
         queue.async { [self] in
-            if machine.deferredReadArrived() { perform(machine.readAction(pendingOutput: pendingOutputCount)) }
+            if machine.deferredReadArrived() {
+                perform(machine.readAction(pendingOutput: pendingOutputCount, overBudget: overBudget))
+            }
         }
     }
 
@@ -401,6 +464,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     func close() {
         guard machine.closed() else { return }
+        accountOutput()
         if let stream {
             self.stream = nil
             stream.connectionClosed()

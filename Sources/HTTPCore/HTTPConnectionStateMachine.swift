@@ -44,8 +44,10 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         var bufferedBytes = 0
     }
 
-    /// Output piled up (a client pipelining without reading) before no further request is taken.
+    /// Output piled up (a client pipelining without reading) before no further request is taken:
+    /// `HTTPLimits.maxPendingOutputBytes`, 1 MiB unless configured.
     static let maxPendingOutput = 1024 * 1024
+    let pendingOutputLimit: Int
 
     private(set) var lifecycle: Lifecycle = .open
     private(set) var inFlight: InFlight?
@@ -66,7 +68,11 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     private(set) var timeouts: ConnectionTimeouts
     private var sequence = 0
 
-    init(limits: HTTPLimits.Timeouts, now: Double, handshakeFirst: Bool) {
+    init(
+        limits: HTTPLimits.Timeouts, now: Double, handshakeFirst: Bool,
+        maxPendingOutput: Int = HTTPConnectionStateMachine.maxPendingOutput
+    ) {
+        pendingOutputLimit = max(1, maxPendingOutput)
         timeouts = ConnectionTimeouts(limits: limits, now: now)
         awaitingFirstRequest = handshakeFirst
         if handshakeFirst { timeouts.enter(.readingHead, at: now) }
@@ -96,23 +102,25 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     }
 
     /// The poller reported the socket readable (after any writable event was handled).
-    mutating func socketReadable(pendingOutput: Int) -> ReadAction {
+    /// `overBudget`: the server holds more output for slow readers than it allows, all connections
+    /// together, and this connection's client owes some of it (`HeldBytes`).
+    mutating func socketReadable(pendingOutput: Int, overBudget: Bool = false) -> ReadAction {
         if readPaused {
             readableWhilePaused = true
             return .none
         }
-        return readAction(pendingOutput: pendingOutput)
+        return readAction(pendingOutput: pendingOutput, overBudget: overBudget)
     }
 
     /// Whether to read now, drop input, or pause (remembering the edge).
-    mutating func readAction(pendingOutput: Int) -> ReadAction {
+    mutating func readAction(pendingOutput: Int, overBudget: Bool = false) -> ReadAction {
         switch lifecycle {
         case .closed: return .none
         case .draining: return .discard
         case .open, .closingAfterFlush: break
         }
         if streaming { return .discard }
-        if inFlight != nil || pendingOutput >= Self.maxPendingOutput {
+        if inFlight != nil || pendingOutput >= pendingOutputLimit || (overBudget && pendingOutput > 0) {
             readPaused = true
             readableWhilePaused = true
             return .none
@@ -123,6 +131,13 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     /// Whether a short read (fewer bytes than asked) means the socket is drained: not after a
     /// hang-up, whose end of input no event will report again.
     var shortReadDrains: Bool { input != .hungUp }
+
+    /// Reading stopped with input still in the socket (the parser holds as much as it may read
+    /// ahead): the poller will not report it again, so it is read when reading resumes.
+    mutating func inputLeftUnread() {
+        readPaused = true
+        readableWhilePaused = true
+    }
 
     /// The end of input was read.
     mutating func inputEnded() {
@@ -140,7 +155,18 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     /// Whether the next buffered request may be taken: one at a time, none while a stream runs or
     /// a last answer is queued, none while the client is not reading its answers.
     func mayTakeRequest(pendingOutput: Int) -> Bool {
-        lifecycle == .open && inFlight == nil && !streaming && pendingOutput < Self.maxPendingOutput
+        lifecycle == .open && inFlight == nil && !streaming && pendingOutput < pendingOutputLimit
+    }
+
+    /// What one round of requests may gather while the server is over its total for slow readers.
+    static let budgetRoundBytes = 64 * 1024
+
+    /// Whether a round of taking requests stops early because the server holds too much for slow
+    /// readers (`overBudget`, asked only when it matters, so a client that reads costs no atomic):
+    /// the client left output unsent at the last send (`unsent`), or this round gathered
+    /// `budgetRoundBytes`. The next round comes once the socket took the round's answers.
+    func roundOverBudget(pendingOutput: Int, unsent: Int, overBudget: @autoclosure () -> Bool) -> Bool {
+        (unsent > 0 || pendingOutput >= Self.budgetRoundBytes) && overBudget()
     }
 
     /// A request was parsed and goes to the responder: its place in line.
@@ -239,9 +265,11 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     }
 
     /// After serving: the deadline in force, and whether to read.
-    mutating func settle(pendingOutput: Int, parser: ParserFacts, now: Double) -> ReadInterest {
+    mutating func settle(pendingOutput: Int, parser: ParserFacts, now: Double, overBudget: Bool = false)
+        -> ReadInterest
+    {
         enterPhase(pendingOutput: pendingOutput, parser: parser, now: now)
-        return updateReadInterest(pendingOutput: pendingOutput)
+        return updateReadInterest(pendingOutput: pendingOutput, overBudget: overBudget)
     }
 
     private mutating func enterPhase(pendingOutput: Int, parser: ParserFacts, now: Double) {
@@ -268,8 +296,10 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
             && (streaming || lifecycle == .open)
     }
 
-    private mutating func updateReadInterest(pendingOutput: Int) -> ReadInterest {
-        let wanted = wantsToRead && (streaming || pendingOutput < Self.maxPendingOutput)
+    private mutating func updateReadInterest(pendingOutput: Int, overBudget: Bool) -> ReadInterest {
+        let wanted =
+            wantsToRead
+            && (streaming || (pendingOutput < pendingOutputLimit && !(overBudget && pendingOutput > 0)))
         if wanted && readPaused { return resumeReading() }
         if !wanted && lifecycle != .draining && lifecycle != .closed {
             readPaused = true

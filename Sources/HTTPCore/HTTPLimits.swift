@@ -19,6 +19,18 @@ public struct HTTPLimits: Sendable {
     public var writeTimeoutSeconds: Double = 30
     /// Open connections beyond which new ones get `503` and are closed.
     public var maxConnections = 1024
+    /// Answers waiting for a client that does not read them before its connection takes no
+    /// further request (and reads none) until the client catches up.
+    public var maxPendingOutputBytes = 1024 * 1024
+    /// Answers waiting for clients that do not read them, all connections together. Past it, a
+    /// connection whose client left output unsent takes no further request and an event stream
+    /// behind is closed, until the backlog drains; any other gathers at most 64 KiB at a time.
+    public var maxHeldOutputBytes = 64 * 1024 * 1024
+
+    /// Requests read from one connection ahead of serving them: one whole request of the largest
+    /// size, and a read's worth. Pipelining without reading the answers used to be read without
+    /// limit (up to 1 GiB), whenever the client wrote as fast as the server read.
+    public var maxReadAheadBytes: Int { maxRequestLineBytes + maxHeaderBytes + maxBodyBytes + 16 * 1024 }
 
     public init() {}
 }

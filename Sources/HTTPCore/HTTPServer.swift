@@ -42,6 +42,8 @@ public final class HTTPServer: Sendable {
 
     public let configuration: Configuration
     private let responder: any HTTPResponder
+    /// What the connections hold for slow readers, together (`HTTPLimits.maxHeldOutputBytes`).
+    private let held: HeldBytes
     private let acceptQueue = DispatchQueue(label: "http.accept")
     private let state = Mutex(State())
 
@@ -69,6 +71,7 @@ public final class HTTPServer: Sendable {
     public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        held = HeldBytes(limit: configuration.limits.maxHeldOutputBytes)
         var bytes: [UInt8] = []
         configuration.errorRenderer.response(.serviceUnavailable, reason: "too many connections")
             .serialize(into: &bytes, includeBody: true, closeConnection: true)
@@ -115,6 +118,13 @@ public final class HTTPServer: Sendable {
         acceptQueue.async { listener.start() }
     }
 
+    /// Answers written and not yet taken by their clients, all connections together; the most
+    /// there ever was; and the most requests one connection held read ahead of serving them
+    /// (for tests and diagnostics: the bounds `HTTPLimits` sets).
+    public var heldOutputBytes: Int { held.outputBytes }
+    public var heldOutputHighWaterBytes: Int { held.outputHighWaterBytes }
+    public var readAheadHighWaterBytes: Int { held.readAheadHighWaterBytes }
+
     /// The port actually bound (useful after asking for port 0).
     public var port: Int { state.withLock { $0.port } }
 
@@ -152,7 +162,7 @@ public final class HTTPServer: Sendable {
                 id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
                 errorRenderer: configuration.errorRenderer, security: configuration.security,
                 refusalObserver: configuration.refusalObserver,
-                loop: state.loops[state.nextConnectionID % state.loops.count], now: HTTPConnection.now(),
+                loop: state.loops[state.nextConnectionID % state.loops.count], held: held, now: HTTPConnection.now(),
                 onClose: { [weak self] closed in self?.forget(closed) }
             )
             state.connections[connection.id] = connection

@@ -169,11 +169,11 @@ public final class Journal: Sendable {
     public var readerCount: Int { state.withLock { $0.readers.count } }
 
     /// The kept entries after `cursor` that match `filter` (up to id `through`, when given), at
-    /// most `limit` of them. Entries are found by position, not by scanning the ring: a reader that
-    /// is up to date pays for the new entries only.
+    /// most `limit` of them and, past the first, at most `maxBytes` of lines. Entries are found by
+    /// position, not by scanning the ring: a reader that is up to date pays for the new entries only.
     public func read(
         after cursor: Int64, generation: Int, matching filter: JournalFilter, through: Int64? = nil,
-        limit: Int
+        limit: Int, maxBytes: Int = .max
     ) -> JournalReading {
         state.withLock { s in
             var reading = JournalReading(cursor: cursor, generation: s.generation)
@@ -182,12 +182,18 @@ public final class Journal: Sendable {
             // Kept ids are consecutive: the ring holds firstId ... nextToCommit - 1.
             let firstId = s.nextToCommit - Int64(s.count)
             var id = max(cursor, s.lowWatermark) + 1
+            var bytes = 0
             while id <= lastId {
                 if reading.entries.count == limit {
                     reading.more = true
                     break
                 }
                 if let e = s.ring[(s.start + Int(id - firstId)) % capacity], filter.matches(e) {
+                    if !reading.entries.isEmpty && bytes + e.line.count > maxBytes {
+                        reading.more = true
+                        break
+                    }
+                    bytes += e.line.count
                     reading.entries.append(e)
                 }
                 reading.cursor = id

@@ -42,6 +42,45 @@ struct HTTPConnectionStateMachineTests {
         check(m.responseArrived(sequence: 2, kind: .complete), .write(includeBody: false, keepAlive: true))
     }
 
+    /// Issue 43.10: reading stops when the parser holds as much as it may read ahead; the input
+    /// left in the socket is read when reading resumes, at once when answers may still be taken,
+    /// after the client has read its answers when not.
+    @Test func inputLeftUnreadIsReadWhenReadingResumes() {
+        var m = machine()
+        m.inputLeftUnread()
+        check(m.settle(pendingOutput: 0, parser: empty, now: 1), .resume(readNow: true))
+        check(m.deferredReadArrived(), true)
+        var backedUp = machine()
+        backedUp.inputLeftUnread()
+        check(backedUp.settle(pendingOutput: Machine.maxPendingOutput, parser: empty, now: 1), .pause)
+        #expect(backedUp.readPaused && backedUp.readableWhilePaused)
+        #expect(backedUp.outputSent(now: 2) == .none)
+        check(backedUp.settle(pendingOutput: 0, parser: empty, now: 2), .resume(readNow: true))
+    }
+
+    /// Past the server's total for slow readers, a connection whose client left output unsent takes
+    /// no request and reads nothing; one that owes nothing goes on, a round of 64 KiB at a time.
+    @Test func overTheServersBudgetOnlyConnectionsOwingOutputWait() {
+        var m = machine()
+        #expect(m.roundOverBudget(pendingOutput: 10, unsent: 10, overBudget: true))
+        #expect(!m.roundOverBudget(pendingOutput: 10, unsent: 10, overBudget: false))
+        #expect(!m.roundOverBudget(pendingOutput: 10, unsent: 0, overBudget: true))
+        #expect(m.roundOverBudget(pendingOutput: Machine.budgetRoundBytes, unsent: 0, overBudget: true))
+        // A client that reads is not asked about the server's total at all (outside #expect,
+        // which evaluates every argument itself).
+        var asked = false
+        let stops = m.roundOverBudget(
+            pendingOutput: 10, unsent: 0,
+            overBudget: {
+                asked = true
+                return true
+            }())
+        #expect(!stops && !asked)
+        #expect(m.readAction(pendingOutput: 10, overBudget: true) == .none)
+        #expect(m.readPaused)
+        check(m.settle(pendingOutput: 0, parser: empty, now: 1, overBudget: true), .resume(readNow: true))
+    }
+
     @Test func anAnswerForAnotherRequestIsIgnored() {
         var m = machine()
         _ = m.requestParsed(isHead: false, keepAlive: true, now: 0)

@@ -152,6 +152,39 @@ struct EventStreamSessionTests {
         session.close()
     }
 
+    /// A transport whose reader never reads: everything written stays pending, as it would on a
+    /// connection to a console that opened the stream and stopped.
+    final class NeverReads: EventStreamTransport {
+        private let writes = Mutex<[Int]>([])
+        func write(_ bytes: [UInt8]) { writes.withLock { $0.append(bytes.count) } }
+        var pendingBytes: Int { writes.withLock { $0.reduce(0, +) } }
+        func close() {}
+        var sizes: [Int] { writes.withLock { $0 } }
+    }
+
+    /// Issue 43.10: a console that opened the stream from the start and never read held a copy of
+    /// the journal (the first 200 entries in one write: 1.8 GiB for 30 consoles of a journal of
+    /// large entries). The backlog goes out a chunk of bytes at a time, only as the reader takes it.
+    @Test func aReaderThatNeverReadsHoldsAChunkNotTheJournal() {
+        let j = journal()
+        let big = (0..<5).map { (name: "f\($0)", value: String(repeating: "v", count: 4_000)) }
+        for _ in 0..<60 {
+            let request = SKANRequest(path: "/api/v2/conversion_value", parameters: big)
+            j.record(request: request, outcome: nil, endpoint: .skan4, status: 200, body: [], durationMicros: 0)
+        }
+        #expect(j.bytes > 1_000_000)
+        let out = NeverReads()
+        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        session.open(.after(0))
+        for _ in 0..<200 where out.sizes.isEmpty { usleep(10_000) }
+        let first = out.sizes.first ?? 0
+        #expect(first > 0 && first <= EventStreamSession.backlogChunkBytes + 25_000)
+        // Later rounds add at most one more chunk: the reader has not taken the first.
+        usleep(100_000)
+        #expect(out.pendingBytes <= 2 * (EventStreamSession.backlogChunkBytes + 25_000))
+        session.close()
+    }
+
     @Test func aQuietStreamGetsAHeartbeatComment() {
         let j = journal()
         let out = Recorder()

@@ -166,9 +166,13 @@ final class EventStreamSession: @unchecked Sendable {
             return
         }
         if !catchingUp { reader.arm() }
+        // At most a chunk's bytes at a time, live or not: entries can be large (a long form is
+        // journaled whole but for its values), and 200 of them once made one write of a whole
+        // 64 MiB journal, held for a console that never read until the write timeout.
         let reading = journal.read(
             after: cursor, generation: at.generation, matching: filter, through: catchingUp ? at.catchUpTo : nil,
-            limit: catchingUp ? Self.backlogChunkEntries : limits.maxQueuedEntries + 1)
+            limit: catchingUp ? Self.backlogChunkEntries : limits.maxQueuedEntries + 1,
+            maxBytes: Self.backlogChunkBytes)
         if !catchingUp && reading.entries.count > limits.maxQueuedEntries {
             close()
             return
@@ -193,8 +197,9 @@ final class EventStreamSession: @unchecked Sendable {
         }
         guard stillOpen else { return }
         if !bytes.isEmpty { transport.write(bytes) }
-        if catchingUp {
-            // The rest of the backlog, or the live entries that came meanwhile.
+        if catchingUp || reading.more {
+            // The rest of the backlog, or the live entries that came meanwhile (a live reader too
+            // far behind in bytes is closed by the next flush, past `maxPendingBytes`).
             queue.async { self.flush() }
         }
     }
