@@ -158,6 +158,11 @@ final class HTTPConnection: @unchecked Sendable {
         let buffered = parser.bufferedByteCount
         if buffered > Self.readChunk { held.noteReadAhead(buffered) }
         processRequests()
+        if result == .endOfFile, parser.bufferedByteCount > 0 || parser.isReadingBody, !machine.isClosed {
+            // The client left in the middle of a request: nobody is answered, but the request
+            // that did not make it is told, as one the server refused is.
+            reportAbandoned()
+        }
         if machine.shouldCloseAfterInput(pendingOutput: pendingOutputCount) { close() }
     }
 
@@ -418,6 +423,21 @@ final class HTTPConnection: @unchecked Sendable {
                 .serialize(into: &outbound, includeBody: true, closeConnection: true)
             flush()
         }
+    }
+
+    /// Tells the observer of a request the client abandoned, when its request line was read.
+    private func reportAbandoned() {
+        guard let refusalObserver, let partial = parser.partialRequest() else { return }
+        let reason =
+            parser.isReadingBody
+            ? "the client closed the connection before its body was complete"
+            : "the client closed the connection before its head was complete"
+        var refusal = HTTPRefusal(
+            status: HTTPStatus(code: 0, reason: "No Answer"), reason: reason, method: partial.method,
+            target: partial.target, headers: partial.headers, remoteAddress: remoteAddress,
+            tlsVersion: wire.protocolVersion)
+        refusal.clientLeft = true
+        refusalObserver(refusal)
     }
 
     /// Tells the observer of an answer the server gives on its own, when the request line was read.

@@ -14,6 +14,9 @@ public struct HTTPRefusal: Sendable {
     public var remoteAddress: String
     /// The TLS version on an HTTPS port (`TLSv1.3`), nil for plain HTTP.
     public var tlsVersion: String?
+    /// The client closed the connection before its request was complete (a POST abandoned
+    /// halfway): nothing was answered, and `status` is 0.
+    public var clientLeft = false
 
     public init(
         status: HTTPStatus, reason: String, method: String, target: String, headers: HTTPHeaders = HTTPHeaders(),

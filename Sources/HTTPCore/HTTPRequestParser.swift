@@ -15,6 +15,9 @@ public struct HTTPRequestParser: Sendable {
     /// Index of the CR ending the request line, once seen.
     private var requestLineEnd: Int?
     private var state: State = .head
+    /// The head of a request whose body failed (a bad chunk, one too large): the refusal still
+    /// names the request, as one whose head failed does.
+    private var failedHead: (method: String, target: String, headers: HTTPHeaders)?
     private var continueRequested = false
 
     private enum State: Sendable {
@@ -35,7 +38,9 @@ public struct HTTPRequestParser: Sendable {
         switch state {
         case .fixedBody(let request, _), .chunked(let request, _):
             return (request.method.rawValue, request.target, request.headers)
-        case .head, .failed:
+        case .failed:
+            if let failedHead { return failedHead }
+        case .head:
             break
         }
         guard start < buffer.count else { return nil }
@@ -82,6 +87,7 @@ public struct HTTPRequestParser: Sendable {
         do {
             return try step()
         } catch {
+            if failedHead == nil, isReadingBody { failedHead = partialRequest() }
             state = .failed(error)
             throw error
         }

@@ -64,6 +64,9 @@ public enum FindingCode: String, Sendable, CaseIterable, Codable {
     case requestTimeout = "request_timeout"
     /// The server answered `413`, `414` or `431`: a body, target or header section over its limit.
     case requestTooLarge = "request_too_large"
+    /// The client closed the connection in the middle of a request to an endpoint's path (a POST
+    /// abandoned halfway): nothing was answered (`response.status` 0).
+    case requestAbandoned = "request_abandoned"
     /// The server answered `400`: the request was not valid HTTP/1.1.
     case malformedRequest = "malformed_request"
     /// A postback's value that no entry of the loaded model produces (the app set its own).

@@ -76,17 +76,20 @@ struct SingularEndpoints: Sendable {
             method: refusal.method, path: path, remote: refusal.remoteAddress, parameters: parameters)
         let code: FindingCode =
             switch refusal.status.code {
+            case _ where refusal.clientLeft: .requestAbandoned
             case 408: .requestTimeout
             case 413, 414, 431: .requestTooLarge
             default: .malformedRequest
             }
         let message =
-            "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
-            + (code == .requestTimeout && !refusal.headers.isEmpty
-                ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)"
-                : "")
+            refusal.clientLeft
+            ? "\(refusal.reason), so \(route.endpoint.path) never saw the request and nothing was answered"
+            : "the server answered \(refusal.status.code) (\(refusal.reason)) before \(route.endpoint.path) saw the request"
+                + (code == .requestTimeout && !refusal.headers.isEmpty
+                    ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)"
+                    : "")
         let finding = ValidationFinding(param: "request", code: code, message: message)
-        let body = SKANResponse.error(refusal.reason)
+        let body = refusal.clientLeft ? [] : SKANResponse.error(refusal.reason)
         let outcome = SKANOutcome.refused(
             route.endpoint, request, status: refusal.status.code, body: body,
             findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())

@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+import SystemPOSIX
 import Testing
 
 /// Answers the server gives before an endpoint sees the request (issue 21): a POST whose body never
@@ -23,6 +24,52 @@ struct RefusalJournalTests {
         #expect(entry["issues"]?[0]?["code"] == "request_timeout")
         #expect(
             entry["issues"]?[0]?["message"]?.stringValue?.contains("its head arrived but not all of its body") == true)
+    }
+
+    /// A chunked body that breaks its framing used to be answered 400 (or 413) but not journaled:
+    /// the parser had moved past the head it needed to name the request.
+    @Test func aBadChunkedBodyIsJournaled() throws {
+        let mock = try TestSKANMock()
+        let connection = try RawConnection(port: mock.server.port)
+        connection.send(
+            "POST /api/v1/evt?a=K&p=iOS&i=com.x&idfv=CHUNKY&n=purchase HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nn=buy\r\nzz\r\n")
+        #expect(connection.readToEnd().text.hasPrefix("HTTP/1.1 400"))
+        let entry = try #require(
+            try mock.admin("/__admin/requests/wait?device=CHUNKY&count=1&timeout_ms=5000")["requests"]?[0])
+        #expect(entry["endpoint"] == "event" && entry["method"] == "POST")
+        #expect(entry["response"]?["status"] == 400)
+        #expect(entry["issues"]?[0]?["code"] == "malformed_request")
+    }
+
+    /// A POST the client abandons halfway (it closes the connection in the middle of the body)
+    /// used to leave no entry: it is journaled with `request_abandoned` and status 0, nothing
+    /// having been answered.
+    @Test func aRequestTheClientAbandonsIsJournaled() throws {
+        let mock = try TestSKANMock()
+        let connection = try RawConnection(port: mock.server.port)
+        connection.send(
+            "POST /api/v1/evt?a=K&p=iOS&i=com.x&idfv=GONE&n=purchase HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nskan_conv")
+        System.shutdownWrite(connection.fd)
+        let (answer, closed) = connection.readToEnd()
+        #expect(answer.isEmpty && closed)
+        let entry = try #require(
+            try mock.admin("/__admin/requests/wait?device=GONE&count=1&timeout_ms=5000")["requests"]?[0])
+        #expect(entry["endpoint"] == "event")
+        #expect(entry["response"]?["status"] == 0)
+        #expect(entry["issues"]?[0]?["code"] == "request_abandoned")
+        #expect(
+            entry["issues"]?[0]?["message"]?.stringValue
+                == "the client closed the connection before its body was complete, so /api/v1/evt never saw the request and nothing was answered"
+        )
+        // A client that sends whole requests and then closes leaves nothing behind.
+        let whole = try RawConnection(port: mock.server.port)
+        whole.send("GET /api/v1/evt?a=K&p=iOS&i=com.x&idfv=WHOLE&n=e HTTP/1.1\r\nHost: x\r\n\r\n")
+        System.shutdownWrite(whole.fd)
+        #expect(whole.readToEnd().text.hasPrefix("HTTP/1.1 200"))
+        #expect(try mock.journal("device=WHOLE").count == 1)
     }
 
     @Test func oversizedAndMalformedRequestsForAnEndpointAreJournaled() throws {
