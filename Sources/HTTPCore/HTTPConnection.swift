@@ -39,6 +39,9 @@ final class HTTPConnection: @unchecked Sendable {
     private var outboundOffset = 0
     /// Taking requests now: an answer that comes inline does not start another round.
     private var processing = false
+    /// The request in flight is HTTP/1.0: a kept connection must say so in its answer, since an
+    /// HTTP/1.0 client takes every answer without `Connection: keep-alive` to end the connection.
+    private var inFlightIsHTTP10 = false
     /// A streamed answer in progress: no further request is served; the connection closes after it.
     private var stream: HTTPStream?
     /// The last exchange's slot, when nothing else holds it (see `ResponseSlot`).
@@ -228,6 +231,7 @@ final class HTTPConnection: @unchecked Sendable {
         request.tlsVersion = wire.protocolVersion
         let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now())
             .sequence
+        inFlightIsHTTP10 = request.version == .http10
         var spare: ResponseSlot?
         swap(&spare, &spareSlot)
         var slot =
@@ -257,7 +261,9 @@ final class HTTPConnection: @unchecked Sendable {
             return
         case .write(let includeBody, let keepAlive):
             if case .response(let response) = outcome {
-                response.serialize(into: &outbound, includeBody: includeBody, closeConnection: !keepAlive)
+                response.serialize(
+                    into: &outbound, includeBody: includeBody, closeConnection: !keepAlive,
+                    announceKeepAlive: keepAlive && inFlightIsHTTP10)
             }
         case .startStream:
             guard case .stream(let head, let newStream) = outcome else { return }

@@ -25,7 +25,10 @@ public struct HTTPResponse: Sendable {
 
     /// Appends the wire form to `buffer`: one contiguous write per response, or per batch of
     /// pipelined responses, so a small answer costs one `send`.
-    func serialize(into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool) {
+    /// `announceKeepAlive`: an HTTP/1.0 exchange whose connection stays open says so.
+    func serialize(
+        into buffer: inout [UInt8], includeBody: Bool, closeConnection: Bool, announceKeepAlive: Bool = false
+    ) {
         // Room for a head of the usual size and the body: one allocation, not one per piece.
         buffer.reserveCapacity(buffer.count + 192 + (includeBody ? body.count : 0))
         appendStatusAndFields(to: &buffer)
@@ -34,7 +37,11 @@ public struct HTTPResponse: Sendable {
             Self.appendDecimal(body.count, to: &buffer)
             Self.append("\r\n", to: &buffer)
         }
-        if closeConnection { Self.append("Connection: close\r\n", to: &buffer) }
+        if closeConnection {
+            Self.append("Connection: close\r\n", to: &buffer)
+        } else if announceKeepAlive {
+            Self.append("Connection: keep-alive\r\n", to: &buffer)
+        }
         Self.append("\r\n", to: &buffer)
         if includeBody { buffer.append(contentsOf: body) }
     }

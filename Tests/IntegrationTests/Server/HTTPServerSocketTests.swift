@@ -104,6 +104,25 @@ struct HTTPServerSocketTests {
         #expect(responses.last?.hasSuffix("last") == true)
     }
 
+    /// An HTTP/1.0 client keeps a connection only when the answer says `Connection: keep-alive`:
+    /// the server kept it but never said so, so such a client waited for a close that never came.
+    @Test func anHTTP10KeepAliveConnectionIsAnnounced() throws {
+        let server = try TestHTTPServer(responder: testRouter())
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let first = connection.read(until: "{\"hello\":\"world\"}")
+        #expect(first.contains("\r\nConnection: keep-alive\r\n"), "\(first)")
+        // Kept indeed: a second request on it is answered, and without keep-alive it is closed.
+        connection.send("GET /hello HTTP/1.0\r\n\r\n")
+        let (second, closed) = connection.readToEnd()
+        #expect(second.contains("Connection: close\r\n") && second.hasSuffix("{\"hello\":\"world\"}"))
+        #expect(closed)
+        // HTTP/1.1 needs no announcement.
+        let modern = try RawConnection(port: server.port)
+        modern.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(!modern.read(until: "{\"hello\":\"world\"}").contains("keep-alive"))
+    }
+
     @Test func closesAfterConnectionClose() throws {
         let server = try TestHTTPServer(responder: testRouter())
         let connection = try RawConnection(port: server.port)
