@@ -43,7 +43,7 @@ struct AdminGuard: Sendable {
         }
         if changesFromThisMachineOnly && !Self.isLoopbackPeer(request.remoteAddress) {
             return .jsonError(
-                "admin change refused: this server listens beyond loopback without --admin-token, so admin changes are taken from its own machine only; start it with --admin-token TOKEN (and send Authorization: Bearer TOKEN), or with --admin-open to take them from anyone",
+                "admin change refused: this server listens beyond loopback without an admin token, so admin changes are taken from its own machine only (in Docker, the host's requests come from Docker's network, not this machine); start it with --admin-token TOKEN, or SKAN_MOCK_ADMIN_TOKEN=TOKEN in the environment (Docker's -e, Compose's shell or .env), and send Authorization: Bearer TOKEN; or with --admin-open (SKAN_MOCK_ADMIN_OPEN=1) to take them from anyone, only where the port is published on loopback",
                 status: .forbidden)
         }
         return nil

@@ -25,6 +25,11 @@ struct AdminGuardTests {
         let lan = AdminGuard(listenHost: "0.0.0.0", hasToken: false, adminOpen: false, hosts: thisMachine)
         #expect(lan.changesFromThisMachineOnly)
         #expect(lan.refusal(for: request(.post, peer: "192.168.1.31:50000"))?.status.code == 403)
+        // The 403 names the variables too: in Docker and Compose they, not flags, are what users set.
+        let reason = String(
+            decoding: lan.refusal(for: request(.post, peer: "192.168.1.31:50000"))?.body ?? [], as: UTF8.self)
+        #expect(
+            reason.contains("SKAN_MOCK_ADMIN_TOKEN=TOKEN") && reason.contains("SKAN_MOCK_ADMIN_OPEN=1"), "\(reason)")
         #expect(lan.refusal(for: request(.put, "/__admin/model", peer: "[fe80::1]:50000"))?.status.code == 403)
         #expect(lan.refusal(for: request(.post, peer: "127.0.0.1:50000")) == nil)
         #expect(lan.refusal(for: request(.delete, "/__admin/requests", peer: "[::1]:50000")) == nil)
