@@ -158,7 +158,8 @@ public struct DevicePostbacks: Sendable {
                 window == nil
                 ? PostbackSimulator.skan3AppleJSON(postback, device: device)
                 : PostbackSimulator.appleJSON(postback, device: device)
-            members.append(JSONMember("apple", unsigned))
+            let (apple, signature) = SKAdNetworkSignature.sign(unsigned, signer: signing)
+            members += [JSONMember("apple", apple), JSONMember("signature", signature)]
         }
         return .object(members)
     }
