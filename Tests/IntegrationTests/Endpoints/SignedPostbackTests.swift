@@ -3,6 +3,7 @@
     import SKANDomain
     import SKANMock
     import SKANTLS
+    import SystemPOSIX
     import Testing
 
     /// With --https, AdAttributionKit postbacks' JWS is signed with the local CA's key, and the
@@ -83,6 +84,58 @@
                     #expect(!ES256.verify(raw, of: Array((text + "x").utf8), by: ca))
                 }
             }
+        }
+
+        /// Issue 40.6, 40.7: docs/postbacks.md's two signature checks (`jq` and `openssl` only) say
+        /// `Verified OK` as shown, against a server with an HTTPS listener that has met the device.
+        @Test func theDocsSignatureChecksVerify() throws {
+            let page = try DocumentationPages.text("docs/postbacks.md")
+            let section = try #require(page.components(separatedBy: "## The signatures").dropFirst().first)
+            let blocks = section.components(separatedBy: "```bash\n").dropFirst().compactMap {
+                $0.components(separatedBy: "\n```").first
+            }
+            #expect(blocks.count == 2)
+            for block in blocks {
+                let folder = NSTemporaryDirectory() + "skan-doc-sig-\(UUID().uuidString)"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: folder) }
+                let mock = try TestSKANMock(configure: { options in
+                    options.https = HTTPSOptions(port: 0, stateDirectory: folder + "/state")
+                })
+                // The server is started by the test; its clock stands for `date`.
+                let script = block.split(separator: "\n").filter { !$0.hasPrefix("skan-mock ") && !$0.hasPrefix("#") }
+                    .joined(separator: "\n")
+                    .replacingOccurrences(of: "http://127.0.0.1:8080", with: mock.url(""))
+                    .replacingOccurrences(of: "$(date +%s)", with: String(TestSKANMock.start))
+                let (status, output) = try Self.bash(script, in: folder)
+                #expect(status == 0 && output.contains("Verified OK"), "\(block)\n\(output)")
+            }
+        }
+
+        /// Runs `script` with bash in `folder`, for at most a minute: its status and output.
+        static func bash(_ script: String, in folder: String) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-euo", "pipefail", "-c", script]
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            let ended = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in ended.signal() }
+            try process.run()
+            let text = Mutex(Data())
+            let reading = DispatchGroup()
+            DispatchQueue.global().async(group: reading) {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                text.withLock { $0 = data }
+            }
+            if ended.wait(timeout: .now() + 60) == .timedOut {
+                process.terminate()
+                ended.wait()
+            }
+            reading.wait()
+            return (process.terminationStatus, String(decoding: text.withLock { $0 }, as: UTF8.self))
         }
 
         /// r and s (32 bytes each) from a DER `SEQUENCE { INTEGER, INTEGER }`.
