@@ -402,7 +402,7 @@ public final class ConversionService: Sendable {
             device.reinstall(firstCallSeconds: first)
         }
         device.firstCallSeconds = first
-        device.noteAppReported(p.windows)
+        device.noteAppReported(p.windows, through: n)
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
         } else if let f = p.currentFine {

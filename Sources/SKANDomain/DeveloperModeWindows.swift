@@ -16,20 +16,20 @@ public struct DeveloperModeWindows: Sendable {
         guard record.endpoint == .skan4, record.response.status == 200, record.fault?.replacedAnswer != true,
             let time = record.time
         else { return }
-        var reader = ParameterReader(parameters: record.parameters, nowMilliseconds: time)
-        let p = SKAN4Parameters.parse(&reader)
-        guard let first = p.firstCall else { return }
+        // Two parameters read as they came, not the whole request parsed: a report folds every line.
+        guard let first = record.parameters[.firstCall].flatMap({ Int64($0) }) else { return }
         if let known = state.firstCallSeconds, first > known { state.reinstall(firstCallSeconds: first) }
         state.firstCallSeconds = first
         let elapsed = saturatingSubtract(floorDivide(time, 1000), first)
         guard elapsed >= 0,
             let n = PostbackSimulator.developerWindowEnds.firstIndex(where: { elapsed < $0 })
         else { return }
-        if n == 0, let fine = p.currentFine { state.p0Fine = fine }
+        let current = record.parameters[.currentFine].flatMap { Int64($0) }.map { Swift.min(63, Swift.max(0, $0)) }
+        if n == 0, let fine = current { state.p0Fine = fine }
         guard state.lockedAtMilliseconds[n] == nil, let answer = AppliedAnswer(status: 200, body: record.response.body),
             answer.ok, answer.value != nil || answer.coarse != nil || answer.lock != nil
         else { return }
-        let fine = n == 0 ? answer.value ?? p.currentFine : nil
+        let fine = n == 0 ? answer.value ?? current : nil
         state.lastReturned[n] = ModelAnswer(fine: fine, coarse: answer.coarse, lock: answer.lock ?? false)
         state.lastSetMilliseconds[n] = time
         if n == 0, let fine { state.p0Fine = fine }

@@ -119,9 +119,9 @@ public struct WindowedDeviceState: Sendable, Equatable {
         firstCallSeconds = first
     }
 
-    /// Remembers what the app reports of each window (a coarse value in 0...2, a lock time).
-    mutating func noteAppReported(_ windows: SKAN4Parameters.Windows) {
-        for n in 0..<3 {
+    /// Remembers what the app reports of each window begun (a coarse value in 0...2, a lock time).
+    mutating func noteAppReported(_ windows: SKAN4Parameters.Windows, through current: Int) {
+        for n in 0...Swift.min(current, 2) {
             if let coarse = windows[n].coarse, (0...2).contains(coarse) { appCoarse[n] = coarse }
             if let lock = windows[n].windowLock { appLockSeconds[n] = lock }
         }
