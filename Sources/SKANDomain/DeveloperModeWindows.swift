@@ -10,6 +10,13 @@ public struct DeveloperModeWindows: Sendable {
 
     public init() {}
 
+    /// Windows from `first` with nothing answered in them: for a device whose journaled requests
+    /// are gone (the journal was emptied, or dropped them as it filled).
+    public mutating func begin(at first: Int64?) {
+        guard state.firstCallSeconds == nil else { return }
+        state.firstCallSeconds = first
+    }
+
     /// Takes one journaled request of the device: a SKAN 4 request the client got a 200 for, and
     /// read as the client read it (the answer the journal says it was sent, as the report adopts it).
     public mutating func add(_ record: JournalRecord) {

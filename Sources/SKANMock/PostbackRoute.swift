@@ -23,6 +23,8 @@ struct PostbackRoute: Sendable {
             var windows = DeveloperModeWindows()
             let entries = context.journal.query(JournalFilter(endpoint: .skan4, device: id)).entries
             for record in entries.compactMap(\.record) { windows.add(record) }
+            // A journal emptied since: the windows still begin at the device's first call.
+            if windows.state.firstCallSeconds == nil { windows.begin(at: device.skan4.firstCallSeconds) }
             developer = windows
         }
         let postbacks = DevicePostbacks(
