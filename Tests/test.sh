@@ -4,7 +4,8 @@
 #
 # Linux: libcurl's headers drive the integration tests; with TLS (unless SKAN_MOCK_TLS=0, see
 # Package.swift) OpenSSL 3 and libqrencode are linked by SKANTLS and SKANPhoneSetup, and openssl
-# and zbarimg judge the certificates and QR codes they make. Missing Debian packages are installed
+# and zbarimg judge the certificates and QR codes they make (openssl and jq also run
+# docs/postbacks.md's signature checks as written). Missing Debian packages are installed
 # with apt-get.
 # macOS: Xcode (16.0 or later) is all the plain build needs (its SDK has curl). With
 # SKAN_MOCK_TLS=1 the same libraries come from Homebrew (openssl@3, qrencode, zbar, found with
@@ -33,6 +34,7 @@ if [ "$os" = Darwin ]; then
         command -v brew >/dev/null 2>&1 || { echo "test.sh: SKAN_MOCK_TLS=1 on a Mac needs Homebrew (https://brew.sh)" >&2; exit 1; }
         missing=()
         command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+        command -v jq >/dev/null 2>&1 || missing+=(jq)
         for formula in openssl@3 qrencode zbar; do
             brew --prefix --installed "$formula" >/dev/null 2>&1 || missing+=("$formula")
         done
@@ -55,6 +57,7 @@ else
         have_header qrencode.h || missing+=(libqrencode-dev)
         command -v openssl >/dev/null 2>&1 || missing+=(openssl)
         command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
+        command -v jq >/dev/null 2>&1 || missing+=(jq)
     fi
     if [ "${#missing[@]}" -gt 0 ]; then
         if command -v apt-get >/dev/null 2>&1; then

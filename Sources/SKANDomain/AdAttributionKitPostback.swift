@@ -31,6 +31,7 @@ public enum AdAttributionKitPostback {
             outer.append(JSONMember("coarse-conversion-value", .string(PostbackSimulator.coarseName(coarse))))
         }
         outer.append(JSONMember("ad-interaction-type", "click"))
+        if let country = postback.countryCode { outer.append(JSONMember("country-code", .string(country))) }
         let jws: JSONValue = .object([
             JSONMember("header", header), JSONMember("payload", payload),
             JSONMember("signature", signature.map { .string($0) } ?? .null),
@@ -58,7 +59,7 @@ public enum AdAttributionKitPostback {
                 .string(PostbackTransactionID.make(device: device, postback: postback, framework: .aak).uppercased()))
         ]
         if PostbackSimulator.carriesSourceApp(postback) {
-            members.append(JSONMember("publisher-item-identifier", .int(PostbackSimulator.sourceAppID)))
+            members.append(JSONMember("publisher-item-identifier", .int(PostbackSimulator.sourceApp(postback))))
         }
         return .object(members)
     }

@@ -263,8 +263,10 @@ public final class ConversionService: Sendable {
                                     "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"
                             ))
                     }
+                    if v > (device.skan3.highestValueSent ?? -1) { device.skan3.highestSentMilliseconds = now }
                     device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
                 }
+                if let first = p.firstCall { device.skan3.firstCallSeconds = first }
                 if let event = common.event {
                     device.skan3.eventBytes += DeviceState.count(event, in: &device.skan3.events)
                 }
@@ -393,10 +395,14 @@ public final class ConversionService: Sendable {
         render: (Int64, ModelAnswer) -> [UInt8]
     ) -> [UInt8] {
         guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
-        // The latest first call the client sent: a real device never changes it, and a simulated
-        // one (`skan-mock simulate`, a test's own client) ages by sending an older one, whose
-        // windows are the ones it is in.
+        // The latest first call the client sent: a simulated device (`skan-mock simulate`, a
+        // test's own client) ages by sending an older one, whose windows are the ones it is in; a
+        // newer one is a reinstall, a new attribution whose windows start empty.
+        if let known = device.firstCallSeconds, first > known {
+            device.reinstall(firstCallSeconds: first)
+        }
         device.firstCallSeconds = first
+        device.noteAppReported(p.windows, through: n)
         if n == 0 {
             if let f = p.currentFine { device.p0Fine = f }
         } else if let f = p.currentFine {

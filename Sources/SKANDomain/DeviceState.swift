@@ -72,6 +72,11 @@ public struct SKAN3DeviceState: Sendable, Equatable {
     public var lastValueReturned: Int64?
     /// When an answer last raised the value (SKAN 3's postback timer runs from it), milliseconds.
     public var lastRaisedMilliseconds: Int64?
+    /// When the app first sent `highestValueSent` (milliseconds): a value it set without asking
+    /// (a first request that already reports 2) starts the postback timer too.
+    public var highestSentMilliseconds: Int64?
+    /// The device's `first_call_to_skadnetwork_timestamp` (seconds), part of its transaction-id.
+    public var firstCallSeconds: Int64?
 
     var json: JSONValue {
         .object([
@@ -102,6 +107,25 @@ public struct WindowedDeviceState: Sendable, Equatable {
     /// The values a window held when it was locked: iOS ignores later updates, so these are what
     /// its postback carries, whatever was answered after.
     public var lockedValue: [ModelAnswer?] = [nil, nil, nil]
+    /// What the app reports of each window (`pN_coarse`, `pN_window_lock` in seconds): its postback
+    /// carries them where the server answered no value, or no lock, in that window.
+    public var appCoarse: [Int64?] = [nil, nil, nil]
+    public var appLockSeconds: [Int64?] = [nil, nil, nil]
+
+    /// A newer first call is a new install, so a new attribution: its windows start empty, and
+    /// nothing of the old install (events, values, locks) is carried into them.
+    mutating func reinstall(firstCallSeconds first: Int64) {
+        self = WindowedDeviceState()
+        firstCallSeconds = first
+    }
+
+    /// Remembers what the app reports of each window begun (a coarse value in 0...2, a lock time).
+    mutating func noteAppReported(_ windows: SKAN4Parameters.Windows, through current: Int) {
+        for n in 0...Swift.min(current, 2) {
+            if let coarse = windows[n].coarse, (0...2).contains(coarse) { appCoarse[n] = coarse }
+            if let lock = windows[n].windowLock { appLockSeconds[n] = lock }
+        }
+    }
 
     /// Window `n` was locked at `now` (milliseconds): the first lock counts, with the values it held.
     mutating func lock(_ n: Int, at now: Int64) {

@@ -1,5 +1,5 @@
 /// What the postbacks route is asked for (`tier`, `did_win`, `developer_mode`, `framework`,
-/// `digits`), parsed once from the query's pairs: a value outside the allowed ones, a parameter
+/// `digits`, `country`), parsed once from the query's pairs: a value outside the allowed ones, a parameter
 /// given twice or an unknown one is an error naming it and what it allows.
 public struct PostbackQuery: Sendable, Equatable {
     /// Apple's two postback formats: SKAdNetwork's JSON, or AdAttributionKit's JWS (iOS 17.4+).
@@ -17,6 +17,8 @@ public struct PostbackQuery: Sendable, Equatable {
     public var framework: Framework = .skan
     /// The first postback's source-identifier digits at tiers 2 and 3; nil: 3 at tier 2, 4 at tier 3.
     public var digits: Int?
+    /// The `country-code` Apple adds where it adds one (ISO 3166-1 alpha-2); nil: none.
+    public var country: String?
 
     public init() {}
 
@@ -26,7 +28,7 @@ public struct PostbackQuery: Sendable, Equatable {
         public var message: String
     }
 
-    static let names = ["tier", "did_win", "developer_mode", "framework", "digits"]
+    static let names = ["tier", "did_win", "developer_mode", "framework", "digits", "country"]
 
     public static func parse(_ pairs: [(name: String, value: String)]) -> Result<PostbackQuery, Failure> {
         var query = PostbackQuery()
@@ -53,6 +55,12 @@ public struct PostbackQuery: Sendable, Equatable {
             case "developer_mode":
                 guard let flag = bool(value) else { return .failure(allowed(name, "true or false")) }
                 query.developerMode = flag
+            case "country":
+                guard ISO3166.alpha2.contains(value) else {
+                    return .failure(
+                        allowed(name, "an ISO 3166-1 alpha-2 country code in capitals, such as US or DE"))
+                }
+                query.country = value
             default:
                 guard let framework = Framework(rawValue: value) else {
                     return .failure(allowed(name, "skan or aak"))
@@ -60,6 +68,9 @@ public struct PostbackQuery: Sendable, Equatable {
                 query.framework = framework
             }
         }
+        // Development postbacks come at the highest tier (Apple: "Testing ad attributions with
+        // Developer Mode"), so that is the one shown unless another is asked for.
+        if query.developerMode && !seen.contains("tier") { query.tiers = [3] }
         return .success(query)
     }
 

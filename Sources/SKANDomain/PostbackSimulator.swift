@@ -49,6 +49,12 @@ public enum PostbackSimulator {
         public var didWin = true
         /// Where the first postback's value comes from when the server answered none in p0.
         public var valueSource: ValueSource?
+        /// A development postback (Developer Mode): Apple names no publishing app (`source-app-id` 0).
+        public var developerMode = false
+        /// The install's first call (seconds): each install has its own transaction-ids.
+        public var firstCallSeconds: Int64?
+        /// The country Apple adds (`country-code`), where it adds one.
+        public var countryCode: String?
     }
 
     /// The first postback exists from registration on; its value when the server answered none in p0.
@@ -89,16 +95,23 @@ public enum PostbackSimulator {
                 sourceIdentifierDigits: sourceIdentifierDigits(tier: tier, index: n, digits: options.digits))
             postback.tier = tier
             postback.didWin = options.didWin
+            postback.developerMode = options.developerMode
             guard let first = state.firstCallSeconds else {
                 postback.reason = "the device never sent skan_first_call_to_skadnetwork_timestamp: no window has begun"
                 return postback
             }
+            postback.firstCallSeconds = first
+            if n == 0, tier == 3, options.didWin { postback.countryCode = options.country }
             let start = saturatingAdd(first, n == 0 ? 0 : ends[n - 1])
             var end = saturatingAdd(first, ends[n])
             postback.windowStart = start
             var endedByLock = false
-            if let locked = state.lockedAtMilliseconds[n].map({ floorDivide($0, 1000) }), locked < end {
-                end = locked
+            // The server's lock, else the one the app reports (`pN_window_lock`), within the window.
+            let lock =
+                state.lockedAtMilliseconds[n].map { floorDivide($0, 1000) }
+                ?? state.appLockSeconds[n].flatMap { $0 >= start ? $0 : nil }
+            if let locked = lock, locked < end {
+                end = Swift.max(start, locked)
                 endedByLock = true
             }
             postback.windowEnd = end
@@ -112,12 +125,16 @@ public enum PostbackSimulator {
             }
             // A locked window keeps what it held at the lock: iOS ignores every update after it.
             var answer = endedByLock ? state.lockedValue[n] ?? state.lastReturned[n] : state.lastReturned[n]
+            // Where the server answered nothing, the coarse value the app reports (`pN_coarse`).
+            if answer == nil, n > 0, let coarse = state.appCoarse[n] {
+                answer = ModelAnswer(fine: nil, coarse: coarse, lock: false)
+            }
             if n == 0 {
                 // Registration made the first postback: it exists whatever the server answered.
                 if answer != nil {
                     postback.valueSource = .answered
-                } else if let reported = state.p0Fine {
-                    answer = ModelAnswer(fine: reported, coarse: nil, lock: false)
+                } else if state.p0Fine != nil || state.appCoarse[0] != nil {
+                    answer = ModelAnswer(fine: state.p0Fine ?? 0, coarse: state.appCoarse[0], lock: false)
                     postback.valueSource = .appReported
                 } else {
                     answer = ModelAnswer(fine: 0, coarse: nil, lock: false)
@@ -139,17 +156,14 @@ public enum PostbackSimulator {
             } else if tier >= 1 {
                 postback.coarse = answer.coarse
             }
-            if nowSeconds < end {
-                postback.status = .pending
-                return postback
-            }
+            // Also while the window is open: when it will be sent if nothing else happens.
             if options.developerMode {
                 postback.sendInterval = saturatingAdd(end, 5 * minute)...saturatingAdd(end, 10 * minute)
             } else {
                 let latest: Int64 = n == 0 ? 48 * hour : 144 * hour
                 postback.sendInterval = saturatingAdd(end, 24 * hour)...saturatingAdd(end, latest)
             }
-            postback.status = endedByLock ? .locked : .sentBy
+            postback.status = nowSeconds < end ? .pending : endedByLock ? .locked : .sentBy
             return postback
         }
     }
@@ -160,25 +174,37 @@ public enum PostbackSimulator {
     public static func skan3(
         _ state: SKAN3DeviceState, now: Int64, tier: Int = 3, options: PostbackQuery = PostbackQuery()
     ) -> Postback? {
-        guard let value = state.lastValueReturned,
-            let raised = state.lastRaisedMilliseconds.map({ floorDivide($0, 1000) })
-        else {
-            return nil
+        // The value is the highest the device had: answered, or set by the app on its own (a first
+        // request that already reports 2); the timer runs from when it got there.
+        let answered = state.lastValueReturned.flatMap { v in state.lastRaisedMilliseconds.map { (v, $0) } }
+        let reported = state.highestValueSent.flatMap { v in state.highestSentMilliseconds.map { (v, $0) } }
+        let chosen: (value: Int64, at: Int64)
+        switch (answered, reported) {
+        case (let a?, let r?): chosen = r.0 > a.0 ? r : a
+        case (let a?, nil): chosen = a
+        case (nil, let r?): chosen = r
+        case (nil, nil): return nil
         }
+        let raised = floorDivide(chosen.at, 1000)
         var postback = Postback(index: 0, status: .pending, sourceIdentifierDigits: 2)
         postback.tier = tier
         postback.didWin = options.didWin
-        postback.fine = tier >= 1 && options.didWin ? value : nil
+        postback.developerMode = options.developerMode
+        postback.firstCallSeconds = state.firstCallSeconds
+        postback.fine = tier >= 1 && options.didWin ? chosen.value : nil
         postback.windowStart = raised
-        let timerEnd = saturatingAdd(raised, 24 * hour)
+        // Developer Mode: Apple states a 5 to 10 minute delay; skan-mock assumes it replaces the
+        // 24-hour timer and its random delay, and that a higher value restarts it too.
+        let timer = options.developerMode ? 5 * minute : 24 * hour
+        let timerEnd = saturatingAdd(raised, timer)
         postback.windowEnd = timerEnd
+        postback.sendInterval = timerEnd...saturatingAdd(raised, 2 * timer)
         if floorDivide(now, 1000) < timerEnd {
             postback.reason =
-                "the 24-hour timer runs until \(RFC3339.format(seconds: timerEnd)); a higher value restarts it"
+                "the \(options.developerMode ? "5-minute" : "24-hour") timer runs until \(RFC3339.format(seconds: timerEnd)); a higher value restarts it"
             return postback
         }
         postback.status = .sentBy
-        postback.sendInterval = timerEnd...saturatingAdd(raised, 48 * hour)
         return postback
     }
 
@@ -201,7 +227,7 @@ public enum PostbackSimulator {
             JSONMember("transaction-id", .string(PostbackTransactionID.make(device: device, postback: postback))),
             JSONMember("redownload", .bool(false))
         ]
-        if carriesSourceApp(postback) { members.append(JSONMember("source-app-id", .int(sourceAppID))) }
+        if carriesSourceApp(postback) { members.append(JSONMember("source-app-id", .int(sourceApp(postback)))) }
         members += [
             JSONMember("fidelity-type", .int(1)),
             JSONMember("did-win", .bool(postback.didWin)),
@@ -211,6 +237,7 @@ public enum PostbackSimulator {
         if let coarse = postback.coarse {
             members.append(JSONMember("coarse-conversion-value", .string(coarseName(coarse))))
         }
+        if let country = postback.countryCode { members.append(JSONMember("country-code", .string(country))) }
         return .object(members)
     }
 
@@ -225,7 +252,9 @@ public enum PostbackSimulator {
             JSONMember("transaction-id", .string(PostbackTransactionID.make(device: device, postback: postback))),
             JSONMember("redownload", .bool(false))
         ]
-        if postback.tier >= 1 && postback.didWin { members.append(JSONMember("source-app-id", .int(sourceAppID))) }
+        if postback.tier >= 1 && postback.didWin {
+            members.append(JSONMember("source-app-id", .int(sourceApp(postback))))
+        }
         members += [JSONMember("fidelity-type", .int(1)), JSONMember("did-win", .bool(postback.didWin))]
         if let fine = postback.fine { members.append(JSONMember("conversion-value", .int(fine))) }
         return .object(members)
@@ -234,6 +263,11 @@ public enum PostbackSimulator {
     /// The source identifier at the postback's length (the ad network's four digits, `1234`, cut).
     public static func sourceIdentifier(_ postback: Postback) -> String {
         String("1234".prefix(postback.sourceIdentifierDigits))
+    }
+
+    /// The publishing app's ID: 0 in a development postback, as Apple sends it in testing.
+    public static func sourceApp(_ postback: Postback) -> Int64 {
+        postback.developerMode ? 0 : sourceAppID
     }
 
     /// The publishing app is named in the tier-3 first postback of the winning network only.

@@ -1,13 +1,15 @@
 /// A postback's `transaction-id`: Apple tells ad networks to drop duplicates by it, so each postback
 /// needs its own, and reading the same postback again must give the same one. Derived, not stored:
-/// a hash of the device, the postback's index, its tier, the framework's and whether the ad won,
+/// a hash of the device, its install's first call (so a reinstall, or the same device id in another
+/// QA run, gets new ones), the postback's index, its tier, the framework and whether the ad won,
 /// laid out as a UUID version 4 (random-looking bits, RFC 9562 variant).
 public enum PostbackTransactionID {
     public static func make(
         device: String, postback: PostbackSimulator.Postback, framework: PostbackQuery.Framework = .skan
     ) -> String {
+        let first = postback.firstCallSeconds.map(String.init) ?? "-"
         let key = Array(
-            "\(device)\u{0}\(postback.index)\u{0}\(postback.tier)\u{0}\(postback.didWin)\u{0}\(framework.rawValue)"
+            "\(device)\u{0}\(first)\u{0}\(postback.index)\u{0}\(postback.tier)\u{0}\(postback.didWin)\u{0}\(framework.rawValue)"
                 .utf8)
         var bytes = bytesOf(fnv1a(key, seed: 0xcbf2_9ce4_8422_2325)) + bytesOf(fnv1a(key, seed: 0x8422_2325_cbf2_9ce4))
         bytes[6] = bytes[6] & 0x0F | 0x40

@@ -349,7 +349,7 @@ paths:
           schema: {type: boolean, default: true}
         - name: developer_mode
           in: query
-          description: true gives iOS Developer Mode's timings (windows of 0-3, 3-6 and 6-9 minutes from the first call, sent 5 to 10 minutes after each).
+          description: true gives a development postback as iOS Developer Mode sends it (windows of 0-3, 3-6 and 6-9 minutes from the first call, each holding the last answer the journal has in its minutes, sent 5 to 10 minutes after each; source-app-id and publisher-item-identifier 0); only tier 3 unless tier is given.
           schema: {type: boolean, default: false}
         - name: framework
           in: query
@@ -359,6 +359,10 @@ paths:
           in: query
           description: The first postback's source-identifier digits at tiers 2 and 3 (Apple picks the longest the crowd allows; assumed 3 at tier 2, 4 at tier 3). Postbacks 2 and 3, and tiers 0 and 1, always have 2.
           schema: {type: integer, enum: [2, 3, 4]}
+        - name: country
+          in: query
+          description: The country-code Apple adds, where it adds one (SKAdNetwork 4's winning tier-3 first postback; AdAttributionKit's outer object of that postback); an ISO 3166-1 alpha-2 code in capitals (400 otherwise). Without it, none.
+          schema: {type: string, pattern: '^[A-Z]{2}$'}
       responses:
         '200':
           description: The postbacks.
@@ -392,7 +396,7 @@ paths:
                               status: {type: string, enum: [pending, locked, sent_by, never_sent]}
                               window_start: {type: [string, 'null']}
                               window_end: {type: [string, 'null']}
-                              send_earliest: {type: [string, 'null']}
+                              send_earliest: {type: [string, 'null'], description: When Apple would send it at the earliest; for a pending postback, if nothing else happens.}
                               send_latest: {type: [string, 'null']}
                               fine: {type: [integer, 'null']}
                               coarse: {type: [integer, 'null']}
@@ -400,9 +404,16 @@ paths:
                               meaning: {type: array, items: {type: object}}
                               findings: {type: array, items: {$ref: '#/components/schemas/Finding'}}
                               value_source: {type: string, enum: [answered, app_reported, registration], description: 'First postback only: where its value comes from (the server''s answer in p0, the value the app reported, or registration''s 0).'}
-                              apple: {type: [object, 'null'], description: 'The postback as Apple sends it, with placeholders for what the ad network and the App Store supply: SKAdNetwork 4.0''s JSON, or with framework=aak AdAttributionKit''s outer object (jws-string, the values the tier allows, ad-interaction-type).'}
+                              apple: {type: [object, 'null'], description: 'The postback as Apple sends it, with placeholders for what the ad network and the App Store supply: SKAdNetwork 4.0''s JSON (with its attribution-signature when the server has a key), or with framework=aak AdAttributionKit''s outer object (jws-string, the values the tier allows, ad-interaction-type, country-code when asked for).'}
+                              signature:
+                                description: SKAdNetwork only. The fields attribution-signature signs (the version's order, joined by U+2063), and why there is no signature when there is none (ECDSA P-256 SHA-256 with the local CA's key when the server has an HTTPS listener).
+                                type: object
+                                required: [signed_fields, reason]
+                                properties:
+                                  signed_fields: {type: [string, 'null']}
+                                  reason: {type: [string, 'null']}
                               jws:
-                                description: framework=aak only. The JWS spelt out; signed ES256 with the local CA's key when the server runs with --https, else signature null and the reason.
+                                description: framework=aak only. The JWS spelt out; signed ES256 with the local CA's key when the server has an HTTPS listener (--https-port), else signature null and the reason.
                                 type: object
                                 required: [header, payload, signature, reason]
                                 properties:

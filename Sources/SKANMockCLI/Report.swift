@@ -51,10 +51,17 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("The first postback's source-identifier digits at tiers 2 and 3.", valueName: "2|3|4"))
     var digits: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The country-code Apple adds to the winning tier-3 first postback (ISO 3166-1 alpha-2).",
+            valueName: "CC"))
+    var country: String?
+
     /// The postbacks route's parameters, checked by the route's own rules (issue 29).
     func postbackOptions() throws -> PostbackQuery {
         let given: [(String, String?)] = [
-            ("framework", framework), ("did_win", didWin), ("developer_mode", developerMode), ("digits", digits)
+            ("framework", framework), ("did_win", didWin), ("developer_mode", developerMode), ("digits", digits),
+            ("country", country)
         ]
         switch PostbackQuery.parse(given.compactMap { pair in pair.1.map { (name: pair.0, value: $0) } }) {
         case .success(let options): return options

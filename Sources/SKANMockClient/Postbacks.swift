@@ -83,12 +83,18 @@ public struct PostbackOptions: Sendable, Equatable {
     public var framework: Framework?
     /// The first postback's source-identifier digits at tiers 2 and 3 (2, 3 or 4).
     public var digits: Int?
+    /// The `country-code` Apple adds where it adds one (ISO 3166-1 alpha-2, `US`).
+    public var country: String?
 
-    public init(didWin: Bool? = nil, developerMode: Bool? = nil, framework: Framework? = nil, digits: Int? = nil) {
+    public init(
+        didWin: Bool? = nil, developerMode: Bool? = nil, framework: Framework? = nil, digits: Int? = nil,
+        country: String? = nil
+    ) {
         self.didWin = didWin
         self.developerMode = developerMode
         self.framework = framework
         self.digits = digits
+        self.country = country
     }
 
     var queryItems: [URLQueryItem] {
@@ -97,6 +103,7 @@ public struct PostbackOptions: Sendable, Equatable {
         if let developerMode { items.append(URLQueryItem(name: "developer_mode", value: String(developerMode))) }
         if let framework { items.append(URLQueryItem(name: "framework", value: framework.rawValue)) }
         if let digits { items.append(URLQueryItem(name: "digits", value: String(digits))) }
+        if let country { items.append(URLQueryItem(name: "country", value: country)) }
         return items
     }
 }

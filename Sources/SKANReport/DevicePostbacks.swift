@@ -23,22 +23,28 @@ public struct DevicePostbacks: Sendable {
     public var signing: PostbackSigning
     /// What they were made from, to show them again with other options.
     private let state: DeviceState
+    private let developerWindows: WindowedDeviceState?
     private let model: ConversionModel?
 
+    /// `developerWindows`: the device's windows as Developer Mode files its answers
+    /// (`DeveloperModeWindows`, from the journal), read when `options.developerMode` is on.
     public init(
         device: String, state: DeviceState, model: ConversionModel?, now: Int64, tiers: [Int] = [0, 1, 2, 3],
         options: PostbackQuery = PostbackQuery(),
-        signing: PostbackSigning = PostbackSigning(unsigned: "no signer was given")
+        signing: PostbackSigning = PostbackSigning(unsigned: "no signer was given"),
+        developerWindows: WindowedDeviceState? = nil
     ) {
         self.device = device
         self.now = now
         self.state = state
+        self.developerWindows = developerWindows
         self.model = model
         self.options = options
         self.signing = signing
         modelName = model?.name
+        let windows = options.developerMode ? developerWindows ?? state.skan4 : state.skan4
         self.tiers = tiers.map { tier in
-            let postbacks = PostbackSimulator.skan4(state.skan4, tier: tier, now: now, options: options)
+            let postbacks = PostbackSimulator.skan4(windows, tier: tier, now: now, options: options)
             return Tier(
                 tier: tier, postbacks: postbacks,
                 meanings: postbacks.map { p in model.flatMap { PostbackMeaning.skan4(p, model: $0) } })
@@ -48,11 +54,11 @@ public struct DevicePostbacks: Sendable {
     }
 
     /// The same device's postbacks with other options (`skan-mock report --framework aak`), at the
-    /// tiers shown now.
+    /// options' tiers (all four, or Developer Mode's tier 3).
     public func rendered(_ options: PostbackQuery) -> DevicePostbacks {
         DevicePostbacks(
-            device: device, state: state, model: model, now: now, tiers: tiers.map(\.tier), options: options,
-            signing: signing)
+            device: device, state: state, model: model, now: now, tiers: options.tiers, options: options,
+            signing: signing, developerWindows: developerWindows)
     }
 
     /// A postback that carries a value no model entry gives (the app set a value of its own), once
@@ -144,13 +150,16 @@ public struct DevicePostbacks: Sendable {
             members.append(JSONMember("apple", .null))
             return .object(members)
         }
-        if window == nil {
-            members.append(JSONMember("apple", PostbackSimulator.skan3AppleJSON(postback, device: device)))
-        } else if options.framework == .aak {
+        if window != nil && options.framework == .aak {
             let (apple, jws) = AdAttributionKitPostback.render(postback, device: device, signer: signing)
             members += [JSONMember("apple", apple), JSONMember("jws", jws)]
         } else {
-            members.append(JSONMember("apple", PostbackSimulator.appleJSON(postback, device: device)))
+            let unsigned =
+                window == nil
+                ? PostbackSimulator.skan3AppleJSON(postback, device: device)
+                : PostbackSimulator.appleJSON(postback, device: device)
+            let (apple, signature) = SKAdNetworkSignature.sign(unsigned, signer: signing)
+            members += [JSONMember("apple", apple), JSONMember("signature", signature)]
         }
         return .object(members)
     }

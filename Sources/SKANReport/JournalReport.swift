@@ -70,12 +70,16 @@ public struct JournalReport: Sendable, Equatable {
     public mutating func attachPostbacks(model: ConversionModel?, now: Int64, state: (String) -> DeviceState?) {
         for i in devices.indices {
             guard let device = state(devices[i].device) else { continue }
-            devices[i].postbacks = DevicePostbacks(device: devices[i].device, state: device, model: model, now: now)
+            devices[i].postbacks = DevicePostbacks(
+                device: devices[i].device, state: device, model: model, now: now,
+                developerWindows: developerWindows[devices[i].device]?.state)
         }
     }
 
     /// Where each device is in `devices`.
     private var positions: [String: Int] = [:]
+    /// Each device's windows as Developer Mode files its answers, folded as the journal is read.
+    private var developerWindows: [String: DeveloperModeWindows] = [:]
 
     public init() {}
 
@@ -115,6 +119,7 @@ public struct JournalReport: Sendable, Equatable {
             positions[name] = position
             devices.append(Device(device: name))
         }
+        if record.endpoint == .skan4 { developerWindows[name, default: DeveloperModeWindows()].add(record) }
         var device = devices[position]
         device.requests += 1
         if let window = record.window?.rawValue, !device.windows.contains(window) {

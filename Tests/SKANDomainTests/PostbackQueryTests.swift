@@ -44,6 +44,7 @@ struct PostbackQueryTests {
                 == .failure(
                     PostbackQuery.Failure(
                         parameter: "teir",
-                        message: "unknown parameter teir; use tier, did_win, developer_mode, framework, digits")))
+                        message: "unknown parameter teir; use tier, did_win, developer_mode, framework, digits, country"
+                    )))
     }
 }

@@ -52,7 +52,10 @@ struct PostbackSimulatorTests {
 
     @Test func anOpenWindowIsPendingWithWhatItWouldCarry() {
         let postbacks = PostbackSimulator.skan4(state(), tier: 2, now: (first + hour * 2) * 1000)
-        #expect(postbacks[0].status == .pending && postbacks[0].fine == 10 && postbacks[0].sendInterval == nil)
+        // Pending, with the interval it will have if nothing else happens (issue 40.2).
+        #expect(
+            postbacks[0].status == .pending && postbacks[0].fine == 10
+                && postbacks[0].sendInterval == (first + 3 * day)...(first + 4 * day))
         // The reason says when, as a date people read.
         #expect(
             postbacks[2].reason
@@ -220,17 +223,65 @@ struct PostbackFieldRulesTests {
         #expect(json["did-win"] == false && json["conversion-value"] == nil && json["coarse-conversion-value"] == nil)
     }
 
-    /// 29.8: Developer Mode: windows of 0-3, 3-6 and 6-9 minutes, sent 5 to 10 minutes after.
-    @Test func developerModeShortensWindowsAndDelays() {
+    /// 29.8, 40.1: Developer Mode: windows of 0-3, 3-6 and 6-9 minutes, sent 5 to 10 minutes after,
+    /// each holding the last answer the journal has in its minutes. Answered fine 1 at minute 0,
+    /// fine 20 and coarse high at minute 4, fine 2 and coarse low at minute 7: the snippet filed
+    /// them all under its 48-hour p0, iOS sends p0 fine 1, p1 high and p2 low.
+    @Test func developerModeFilesTimedAnswersByTheMinute() {
+        let minute: Int64 = 60
+        func answered(_ id: Int64, at seconds: Int64, _ body: String, current: Int64) -> JournalRecord {
+            JournalRecord(
+                id: id, time: seconds * 1000, endpoint: .skan4, device: "DM",
+                parameters: RequestParameters([
+                    (name: "skan_first_call_to_skadnetwork_timestamp", value: String(first)),
+                    (name: "skan_current_conversion_value", value: String(current))
+                ]), response: JournalRecord.Answer(status: 200, body: Array(body.utf8)))
+        }
+        var windows = DeveloperModeWindows()
+        windows.add(
+            answered(
+                1, at: first,
+                #"{"status":"ok","conversion_value":1,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#,
+                current: 0))
+        windows.add(
+            answered(
+                2, at: first + 4 * minute,
+                #"{"status":"ok","conversion_value":20,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#,
+                current: 1))
+        windows.add(
+            answered(
+                3, at: first + 7 * minute,
+                #"{"status":"ok","conversion_value":2,"skan_updated_coarse_value":0,"skan_updated_lock_window_value":false}"#,
+                current: 20))
         var developer = PostbackQuery()
         developer.developerMode = true
-        let minute: Int64 = 60
-        let postbacks = PostbackSimulator.skan4(state(), tier: 3, now: (first + 20 * minute) * 1000, options: developer)
+        let postbacks = PostbackSimulator.skan4(
+            windows.state, tier: 3, now: (first + 20 * minute) * 1000, options: developer)
         #expect(postbacks.map(\.windowEnd) == [first + 3 * minute, first + 6 * minute, first + 9 * minute])
         #expect(postbacks[1].windowStart == first + 3 * minute)
         #expect(postbacks[2].sendInterval == (first + 14 * minute)...(first + 19 * minute))
         #expect(postbacks.map(\.status) == [.sentBy, .sentBy, .sentBy])
-        let pending = PostbackSimulator.skan4(state(), tier: 3, now: (first + 4 * minute) * 1000, options: developer)
+        #expect(postbacks[0].fine == 1 && postbacks[1].coarse == 2 && postbacks[2].coarse == 0)
+        let apple = PostbackSimulator.appleJSON(postbacks[0], device: "DM")
+        #expect(apple["source-app-id"] == 0 && apple["conversion-value"] == 1)
+        let pending = PostbackSimulator.skan4(
+            windows.state, tier: 3, now: (first + 4 * minute) * 1000, options: developer)
         #expect(pending.map(\.status) == [.sentBy, .pending, .pending])
+        // A lock in p1 keeps p1's value, and ends p1 at the lock.
+        var locked = DeveloperModeWindows()
+        locked.add(
+            answered(
+                1, at: first + 4 * minute,
+                #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":true}"#,
+                current: 0))
+        locked.add(
+            answered(
+                2, at: first + 5 * minute,
+                #"{"status":"ok","conversion_value":0,"skan_updated_coarse_value":2,"skan_updated_lock_window_value":false}"#,
+                current: 0))
+        let afterLock = PostbackSimulator.skan4(
+            locked.state, tier: 3, now: (first + 20 * minute) * 1000, options: developer)
+        #expect(
+            afterLock[1].status == .locked && afterLock[1].coarse == 1 && afterLock[1].windowEnd == first + 4 * minute)
     }
 }
