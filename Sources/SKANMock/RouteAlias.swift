@@ -139,7 +139,9 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     /// always encode (a space, a non-ASCII letter), an escape they never write (`%41` for `A`), or
     /// one in lower case (clients write `%C3%A9`) would never match.
     static func unreachable(_ path: String) -> String? {
-        if path == "/__admin" || path.hasPrefix("/__admin/") { return "\(path) is under /__admin, the admin API's" }
+        if path == "/__admin" || path.hasPrefix("/__admin/") {
+            return "\(path) is under /__admin, the admin API's own prefix, which no alias may take; pick another path"
+        }
         if AppResponder.isAdmin(Substring(path)) {
             return "\(path) is the console's own page, which keeps answering as itself; pick another path"
         }
@@ -195,6 +197,14 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         for item in text.split(separator: ",") {
             let trimmed = item.trimmingASCIIWhitespace()
             guard !trimmed.isEmpty else { continue }
+            // `/a=skan4?a=K,p=iOS`: the comma separates aliases, so `p=iOS` came out as one.
+            if !trimmed.hasPrefix("/"), trimmed.contains("="), !aliases.isEmpty || text.hasPrefix("/") {
+                throw ParseError(
+                    alias: String(trimmed),
+                    reason:
+                        "not an alias (PATH=ENDPOINT): commas separate aliases, so join one alias's parameters with & (/a=skan4?a=KEY&p=iOS)",
+                    source: source)
+            }
             do {
                 aliases.append(try RouteAlias(parsing: String(trimmed)))
             } catch {

@@ -77,6 +77,28 @@ struct RouteAliasTests {
         }
     }
 
+    /// Whole sentences: the /__admin refusal used to end at "the admin API's", and a comma inside
+    /// one alias's query came out as an alias of its own refused for its path.
+    @Test func refusalsSayWhatToDo() {
+        #expect(throws: RouteAlias.ParseError.self) { try RouteAlias(parsing: "/__admin/x=skan4") }
+        do {
+            _ = try RouteAlias(parsing: "/__admin/x=skan4")
+        } catch {
+            #expect(
+                error.reason
+                    == "/__admin/x is under /__admin, the admin API's own prefix, which no alias may take; pick another path"
+            )
+        }
+        do {
+            _ = try RouteAlias.parseList("/a=skan4?a=K,p=iOS")
+            Issue.record("a comma inside an alias's query was taken")
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "SKAN_MOCK_ROUTES: p=iOS: not an alias (PATH=ENDPOINT): commas separate aliases"))
+        }
+    }
+
     @Test func conflictsAreNamedInOneLine() {
         #expect(
             RouteAlias.conflict(in: [RouteAlias(path: "/api/v1/evt", endpoint: .skan4)])
