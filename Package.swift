@@ -124,11 +124,14 @@ let package = Package(
             swiftSettings: tlsDefine),
         .executableTarget(
             name: "SKANMockCLI",
+            // Every module the command imports, named: none reaches it only through another's.
             dependencies: [
                 "SKANMock",
                 "SKANReport",
                 "SKANFiles",
                 "SKANSimulator",
+                "SKANDomain",
+                "HTTPCore",
                 "SystemPOSIX",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ] + tls("SKANTLS"),

@@ -109,7 +109,7 @@ public struct HTTPRequestParser: Sendable {
                 state = .fixedBody(request, remaining: length)
                 continueRequested = request.expectsContinue && buffer.count - start < length
             case .chunked:
-                state = .chunked(request, ChunkedDecoderFactory.make(at: start))
+                state = .chunked(request, ChunkedBodyDecoder(cursor: start))
                 continueRequested = request.expectsContinue && buffer.count == start
             }
             return try step()
@@ -366,9 +366,4 @@ extension ASCII {
     static func digit(_ byte: UInt8) -> Int? {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) ? Int(byte - UInt8(ascii: "0")) : nil
     }
-}
-
-/// Keeps the decoder's construction next to the parser without widening its initialiser.
-enum ChunkedDecoderFactory {
-    static func make(at cursor: Int) -> ChunkedBodyDecoder { ChunkedBodyDecoder(cursor: cursor) }
 }

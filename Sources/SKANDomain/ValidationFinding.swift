@@ -1,6 +1,6 @@
 /// Stable identifiers for what the server noticed about a request. Tests assert on these, so a code
 /// is never renamed; the message may be reworded.
-public enum FindingCode: String, Sendable, CaseIterable, Codable {
+public enum FindingCode: String, Sendable, CaseIterable {
     /// A required parameter is absent or empty.
     case missingParameter = "missing_parameter"
     /// An S2S platform (`p`) Singular does not take (`p=com.example.game`): answered as Singular

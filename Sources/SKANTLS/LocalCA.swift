@@ -12,12 +12,6 @@
         public var certificatePath: String { directory + "/ca.pem" }
         public var keyPath: String { directory + "/ca-key.pem" }
 
-        /// `~/.skan-mock`, or nil when HOME is not set.
-        public static func defaultDirectory() -> String? {
-            guard let home = System.environment("HOME"), !home.isEmpty else { return nil }
-            return home + "/.skan-mock"
-        }
-
         /// The CA in `directory`, created there (folder 0700, key 0600) when there is none or when
         /// `renew` is set. `created` tells which happened.
         public static func loadOrCreate(in directory: String, renew: Bool = false) throws(TLSSetupError) -> (
