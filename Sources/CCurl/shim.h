@@ -1,5 +1,6 @@
-// libcurl's curl_easy_setopt and curl_easy_getinfo are C variadic functions, which Swift cannot call:
-// these typed wrappers are all the integration tests need.
+// libcurl's curl_easy_setopt and curl_easy_getinfo are C variadic functions, which
+// Swift cannot call: these typed wrappers are what the integration tests' client and the
+// upstream client (UpstreamHTTP) need.
 #ifndef SKAN_MOCK_CCURL_SHIM_H
 #define SKAN_MOCK_CCURL_SHIM_H
 

@@ -1,9 +1,10 @@
 import HTTPCore
 
 /// Stage 3: the answer goes out now, after an injected delay, or as a dropped connection, the
-/// same way in every mode. The entry is recorded just before the answer leaves, so a test that
-/// reads the journal right after its answer finds it; a delayed answer waits on a timer, never on
-/// a thread (`PendingDelays`), and one the server stops during is recorded as not sent.
+/// same way in every mode. The entry is recorded just before the answer leaves (in shadow mode,
+/// once the upstream's reply is in too: `ShadowComparison`), so a test that reads the journal
+/// right after its answer finds it; a delayed answer waits on a timer, never on a thread
+/// (`PendingDelays`), and one the server stops during is recorded as not sent.
 struct AnswerDelivery: Sendable {
     let delays: PendingDelays
 
