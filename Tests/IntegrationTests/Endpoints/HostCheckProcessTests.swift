@@ -10,18 +10,7 @@ import Testing
 struct HostCheckProcessTests {
     /// Starts `skan-mock --host 0.0.0.0 --port 0 ARGUMENTS`, returning it and its port.
     private func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Int) {
-        let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--host", "0.0.0.0", "--port", "0"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let port = ListeningLine.port(of: output)
-        if port == nil { _ = process.exits(within: 10) }
-        return (process, try #require(port, "the server did not start"))
+        try SKANMockExecutable.serve(["--host", "0.0.0.0"] + arguments, environment: environment)
     }
 
     private func status(_ port: Int, _ path: String, method: String = "GET", host: String) throws -> Int {

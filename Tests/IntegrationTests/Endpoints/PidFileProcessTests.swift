@@ -18,17 +18,7 @@ struct PidFileProcessTests {
 
     /// Starts `skan-mock --port 0 --pid-file PATH`, returning it once it says it listens.
     private func launch(pidFile: String) throws -> (process: Process, port: Int) {
-        let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--pid-file", pidFile]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let port = ListeningLine.port(of: output)
-        if port == nil { _ = process.exits(within: 10) }
-        return (process, try #require(port, "the server did not start"))
+        try SKANMockExecutable.serve(["--pid-file", pidFile])
     }
 
     private func contents(_ path: String) -> String? {

@@ -22,24 +22,7 @@ struct ProcessLifecycleTests {
 
     /// Starts the server on a free port and returns it with its port, read from the start-up line.
     private func launch(_ arguments: [String]) throws -> (Process, Int) {
-        let binary = try #require(Self.executable, "build skan-mock first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        #expect(text.hasPrefix("skan-mock listening on http://127.0.0.1:"))
-        let port = try #require(
-            Int(text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
-        return (process, port)
+        try SKANMockExecutable.serve(arguments)
     }
 
     /// The start-up line promises that the server takes its signals: a SIGTERM sent the moment

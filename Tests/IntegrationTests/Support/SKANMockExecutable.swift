@@ -42,18 +42,25 @@ enum SKANMockExecutable {
             error: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
     }
 
-    /// Starts the server with `--port 0` and `arguments`; the process and the port its start-up
-    /// line names. The caller stops it (`terminateAndWait`).
-    static func serve(_ arguments: [String]) throws -> (process: Process, port: Int) {
+    /// Starts the server with `--port 0` and `arguments` (and `environment` added to the test's);
+    /// the process and the port its start-up line names. The caller stops it (`terminateAndWait`).
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        process: Process, port: Int
+    ) {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["--port", "0"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         try process.run()
         guard let port = ListeningLine.port(of: output) else {
-            process.terminateAndWait()
+            // It refused to start: it ends by itself, or is killed after a bounded wait.
+            _ = process.exits(within: 10)
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "skan-mock did not start"])
         }
         return (process, port)
