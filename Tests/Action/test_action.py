@@ -282,6 +282,13 @@ mkdir -p '{built}' && cp '{real}' '{built}/skan-mock'
     check(code == 0 and not alive(int(outputs["pid"])), f"stop:\n{out}")
 
 
+def case_macos_runner_asks_for_the_universal_archive():
+    job = Runner("macos", os_name="macOS", arch="ARM64")
+    code, out, _, _ = job.run("fetch", {"SKAN_MOCK_ACTION_SWIFT": "/nonexistent/swift"})
+    check(code == 1 and f"/v{VERSION}/skan-mock-{VERSION}-macos-universal.tar.gz" in out
+          and "has no archive for macos-universal" in out, f"fetch on a macOS runner:\n{out}")
+
+
 def case_checksum_mismatch():
     job = Runner("bad-checksum", ref="v9.9.9")
     code, out, outputs, _ = job.run("fetch", {"SKAN_MOCK_ACTION_SWIFT": "/bin/true"})
@@ -404,6 +411,7 @@ CASES = [
     case_args_unmatched_quote,
     case_no_archive_without_swift,
     case_no_archive_builds_from_source,
+    case_macos_runner_asks_for_the_universal_archive,
     case_checksum_mismatch,
     case_windows,
     case_port_in_use,
