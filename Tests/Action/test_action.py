@@ -425,6 +425,11 @@ def main():
     global ARCHIVE, RELEASE_URL
     if os.uname().sysname != "Linux":
         raise SystemExit("action: this test runs on Linux (it serves the Linux archive)")
+    if shutil.which("curl") is None:  # Scripts/action.sh downloads with curl, as on GitHub's runners
+        log("action: installing curl")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, timeout=600)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "curl"], check=True, timeout=600,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
     t0 = time.monotonic()
     ARCHIVE, releases = make_release()
     server, RELEASE_URL = serve(releases)

@@ -13,6 +13,23 @@ cd "$(dirname "$0")/../.."
 [ $# -eq 1 ] || { echo "usage: Tests/Release/make-archive.sh OUTDIR" >&2; exit 2; }
 output=$1
 
+# What a Linux release build needs (release.sh refuses without them rather than build less): the
+# Debian packages Tests/test.sh installs too.
+if [ "$(uname -s)" = Linux ]; then
+    missing=()
+    [ -e /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
+    [ -e /usr/include/qrencode.h ] || missing+=(libqrencode-dev)
+    [ -e /usr/include/curl/curl.h ] || ls /usr/include/*/curl/curl.h >/dev/null 2>&1 || missing+=(libcurl4-openssl-dev)
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+        sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        echo "make-archive.sh: installing ${missing[*]}" >&2
+        $sudo apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+fi
+
 docker_scratch=${SKAN_MOCK_SCRATCH:-.build-docker}
 stage="$docker_scratch/stage-src"
 same=0
