@@ -1,4 +1,6 @@
-# Homebrew formula, with this repository as a tap (docs/install.md#homebrew-mac):
+# Homebrew formula, with this repository as a tap (docs/install.md#homebrew-mac). The repository's name
+# has no homebrew- prefix, so the tap is added with its URL first:
+#   brew tap OWNER/skan-mock https://github.com/OWNER/skan-mock
 #   brew install OWNER/skan-mock/skan-mock           # the release's macOS archive (one universal binary)
 #   brew install --HEAD OWNER/skan-mock/skan-mock    # the main branch, built from source, with HTTPS
 # The lines between BEGIN release and END release are written by Scripts/formula.sh from the release's

@@ -188,7 +188,7 @@ sudo apt-get install -y libcurl4 libssl3 libqrencode4 libstdc++6   # Debian 12
         requirements="macOS 14 or later, on Apple silicon or Intel (one universal binary). Nothing to install: it links
 only the system's libraries (libcurl for \`--upstream\` among them). This binary serves plain HTTP:
 HTTPS (\`--https-port\`, a real iPhone) needs a build from source with Homebrew's \`openssl@3\` and
-\`qrencode\` (\`brew install --HEAD OWNER/skan-mock/skan-mock\`, or docs/iphone-https.md).
+\`qrencode\` (Homebrew's \`--HEAD\` install, docs/install.md, or docs/iphone-https.md).
 
 macOS keeps a downloaded file in quarantine: a binary fetched by a browser is refused until
 \`xattr -d com.apple.quarantine ./skan-mock\` (curl and Homebrew do not set the flag)."

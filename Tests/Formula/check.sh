@@ -57,6 +57,11 @@ else
     say "as committed: version $version from $url"
 fi
 
+# The docs add the tap by URL: the repository's name has no homebrew- prefix, so `brew tap OWNER/NAME`
+# alone would look for OWNER/homebrew-NAME.
+grep -qxF "brew tap $repository https://github.com/$repository" docs/install.md \
+    || fail "docs/install.md does not add the tap with its URL (brew tap $repository https://github.com/$repository)"
+
 # --- 2. the names release.sh makes ----------------------------------------------------------------------
 archive=$(bash Tests/Release/make-archive.sh "$work/dist" 2>"$work/release.log") || { cat "$work/release.log" >&2; fail "Scripts/release.sh failed"; }
 file=$(basename "$archive")
