@@ -258,8 +258,14 @@ start() {
     output journal "$state/journal.jsonl"
 }
 
-command_of() { # pid: its command line as ps shows it (Linux and macOS alike)
-    ps -o command= -p "$1" 2>/dev/null
+command_of() { # pid: its command line as ps shows it (Linux and macOS alike), or /proc's where no ps is
+    if command -v ps >/dev/null 2>&1; then
+        ps -o command= -p "$1" 2>/dev/null
+    elif [ -r "/proc/$1/cmdline" ]; then
+        tr '\0' ' ' <"/proc/$1/cmdline"
+    else
+        return 1
+    fi
 }
 
 # Prints the recorded pid when that process is still the server start started (same command line).
