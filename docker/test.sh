@@ -2,11 +2,12 @@
 # docker/test.sh: proves the container image of docker/Dockerfile by building and running it.
 #
 # This machine (and CI) has no Docker engine and no image registry, so the script:
-#   1. installs podman, runc and debootstrap when missing;
+#   1. installs podman, runc and debootstrap when missing (docker/base-image.sh, shared with
+#      Tests/Release/run.sh);
 #   2. replays the Dockerfile's build stage with the local toolchain: its COPY lines into a folder,
 #      then the same release build (static Swift standard library, stripped);
 #   3. makes a Debian bookworm base image with debootstrap, slimmed like debian:bookworm-slim
-#      (cached under /var/tmp/skan-mock-base, rebuilt when absent);
+#      (cached under /var/tmp/skan-mock-base, rebuilt when absent; docker/base-image.sh);
 #   4. builds the Dockerfile's runtime stage, taken verbatim from docker/Dockerfile, on that base,
 #      with the binary of step 2 standing in for the build stage;
 #   5. runs the container: waits for its HEALTHCHECK, sends a SKAN 4 request and finds its journal
@@ -24,10 +25,6 @@ cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 image=localhost/skan-mock:test
-base_image=localhost/skan-mock-base
-base_cache=${SKAN_MOCK_BASE_CACHE:-/var/tmp/skan-mock-base}
-# The repository names no package registry: debootstrap picks its own mirror unless told one.
-mirror=${SKAN_MOCK_DEBIAN_MIRROR:-}
 scratch=${SKAN_MOCK_SCRATCH:-.build-docker}
 max_image_bytes=120000000
 test_label=skan-mock.docker-test=1
@@ -37,9 +34,6 @@ fail() {
     printf 'docker/test.sh: FAIL: %s\n' "$*" >&2
     exit 1
 }
-
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
 
 # --- 0. compose passes what the Docker page tells Docker users to set --------------------------
 # Every SKAN_MOCK_* variable docs/docker.md names must reach the container under Compose too (the page
@@ -53,19 +47,10 @@ done
 say "compose passes every SKAN_MOCK_* variable docs/docker.md names ($(echo "$page_names" | wc -w))"
 
 # --- 1. tools ----------------------------------------------------------------------------------
-missing=()
-command -v podman >/dev/null 2>&1 || missing+=(podman)
-command -v runc >/dev/null 2>&1 || [ -x /usr/sbin/runc ] || missing+=(runc)
-command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
-command -v curl >/dev/null 2>&1 || missing+=(curl)
-if [ ${#missing[@]} -gt 0 ]; then
-    command -v apt-get >/dev/null 2>&1 || fail "missing ${missing[*]}; install podman, runc and debootstrap"
-    say "installing ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq podman runc debootstrap curl >/dev/null
-fi
-export PATH="$PATH:/usr/sbin:/sbin"
-podman=(podman --runtime runc --cgroup-manager=cgroupfs)
+# podman and the base image are docker/base-image.sh's, shared with Tests/Release/run.sh.
+# shellcheck source=docker/base-image.sh
+. docker/base-image.sh
+base_image_tools
 
 # --- cleanup, whatever happens -----------------------------------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-docker-test.XXXXXX")
@@ -81,9 +66,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # One run at a time on a machine: runs share the base cache and the image tag.
-$sudo mkdir -p "$base_cache"
-exec 9>>"$base_cache.lock"
-flock -w 900 9 || fail "another docker/test.sh still holds $base_cache.lock after 15 minutes"
+base_image_lock
 
 # --- 2. the binary: the Dockerfile's build stage, replayed with the local toolchain -------------
 # The build stage's COPY lines are replayed into a folder standing for its /src (so a file the image
@@ -125,48 +108,7 @@ if ! grep -q 'libcurl' <<<"$libraries"; then fail "the server binary does not li
 if grep -q 'libswiftCore' <<<"$libraries"; then fail "the Swift standard library is not linked statically"; fi
 
 # --- 3. the base image -------------------------------------------------------------------------
-t0=$(date +%s)
-if [ ! -s "$base_cache/rootfs.tar" ]; then
-    say "making the bookworm base with debootstrap into $base_cache (cached for the next runs)"
-    $sudo mkdir -p "$base_cache"
-    rootfs="$base_cache/rootfs.partial"
-    $sudo rm -rf "$rootfs" "$base_cache/rootfs.tar.partial"
-    timeout 900 $sudo debootstrap --variant=minbase bookworm "$rootfs" ${mirror:+"$mirror"} \
-        >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
-    # Slim it the way debian:bookworm-slim is: no package caches, lists, docs, man pages, locales,
-    # and dpkg told to keep them out of later installs.
-    $sudo tee "$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim" >/dev/null <<'EOF'
-path-exclude /usr/share/doc/*
-path-include /usr/share/doc/*/copyright
-path-exclude /usr/share/man/*
-path-exclude /usr/share/groff/*
-path-exclude /usr/share/info/*
-path-exclude /usr/share/locale/*
-path-exclude /usr/share/lintian/*
-path-exclude /usr/share/linda/*
-EOF
-    $sudo tee "$rootfs/etc/apt/apt.conf.d/docker-clean" >/dev/null <<'EOF'
-DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
-APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-EOF
-    $sudo rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin \
-        "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/log/* "$rootfs"/debootstrap
-    $sudo find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
-    $sudo find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
-    $sudo rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
-        "$rootfs"/usr/share/groff/* "$rootfs"/usr/share/lintian/*
-    $sudo tar -C "$rootfs" --numeric-owner -cf "$base_cache/rootfs.tar.partial" .
-    $sudo mv "$base_cache/rootfs.tar.partial" "$base_cache/rootfs.tar"
-    $sudo rm -rf "$rootfs"
-    timeout 120 "${podman[@]}" rmi -f "$base_image" >/dev/null 2>&1 || true
-fi
-if ! "${podman[@]}" image exists "$base_image"; then
-    say "importing $base_cache/rootfs.tar as $base_image"
-    timeout 300 "${podman[@]}" import "$base_cache/rootfs.tar" "$base_image" >/dev/null
-fi
-say "base image ready in $(( $(date +%s) - t0 )) s"
+base_image_ready
 
 # --- 4. the runtime stage ----------------------------------------------------------------------
 # The Containerfile is docker/Dockerfile's global ARGs and its runtime stage, verbatim, with a

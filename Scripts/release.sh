@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# Scripts/release.sh: builds the release archive of skan-mock for the machine it runs on.
+#
+#   Scripts/release.sh [--version X.Y.Z] [--output DIR]
+#
+#   Linux x86_64 / aarch64  dist/skan-mock-X.Y.Z-linux-x86_64.tar.gz (or -linux-aarch64): a release
+#                           build with the Swift runtime linked in (--static-swift-stdlib), HTTPS and
+#                           --upstream compiled in; it still needs glibc, libstdc++, libcurl, OpenSSL 3
+#                           and libqrencode from the system (named in the archive's README).
+#   macOS                   dist/skan-mock-X.Y.Z-macos-universal.tar.gz: one binary for arm64 and
+#                           x86_64 (swift build --arch arm64 --arch x86_64), plain HTTP (SKAN_MOCK_TLS=0:
+#                           Homebrew's OpenSSL is built for one architecture only and lives outside the
+#                           system), --upstream with the system's libcurl. Never run on a Mac yet.
+#
+# Each archive holds one folder, skan-mock-X.Y.Z-PLATFORM-ARCH/, with the binary `skan-mock`, the default
+# models (config/), the licence when the repository has one (LICENSE) and README.md for the archive; a
+# file ARCHIVE.sha256 (`sha256sum` / `shasum -a 256 -c` format) is written beside it.
+#
+# --version defaults to the version the binary reports (Sources/SKANMock/Version.swift); a different
+# one is refused, so that an archive's name and `skan-mock --version` always agree (release.yml passes
+# the tag without its "v").
+#
+# Environment: SKAN_MOCK_RELEASE_SCRATCH (SwiftPM scratch path, default .build-release);
+# SKAN_MOCK_RELEASE_SOURCE (build from this copy of Package.swift, Sources/ and Tests/ instead of the
+# repository's: Tests/Release/run.sh points it at docker/test.sh's copy of the same sources, so that
+# CI compiles the release binary once). The models, README and licence always come from the repository.
+#
+# Bash 3.2 (a Mac's) is enough: no arrays declared empty under set -u, no GNU-only flags on macOS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+say() { printf 'release.sh: %s\n' "$*"; }
+fail() {
+    printf 'release.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+version=""
+output=dist
+while [ $# -gt 0 ]; do
+    case $1 in
+        --version) [ $# -ge 2 ] || fail "--version needs a value"; version=$2; shift 2 ;;
+        --version=*) version=${1#--version=}; shift ;;
+        --output) [ $# -ge 2 ] || fail "--output needs a value"; output=$2; shift 2 ;;
+        --output=*) output=${1#--output=}; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+        *) fail "unknown argument '$1' (see --help)" ;;
+    esac
+done
+
+source_version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
+[ -n "$source_version" ] || fail "cannot read the version from Sources/SKANMock/Version.swift"
+version=${version#v}
+if [ -z "$version" ]; then
+    version=$source_version
+elif [ "$version" != "$source_version" ]; then
+    fail "--version $version differs from Sources/SKANMock/Version.swift ($source_version): the binary would report $source_version; change Version.swift first"
+fi
+case $version in
+    *[!A-Za-z0-9._-]* | "") fail "version '$version' may hold only letters, digits, '.', '_' and '-'" ;;
+esac
+
+scratch=${SKAN_MOCK_RELEASE_SCRATCH:-.build-release}
+case $scratch in /*) ;; *) scratch="$root/$scratch" ;; esac
+source=${SKAN_MOCK_RELEASE_SOURCE:-$root}
+case $source in /*) ;; *) source="$root/$source" ;; esac
+[ -f "$source/Package.swift" ] || fail "no Package.swift in $source"
+
+sha256_of() { # file -> hex digest
+    if command -v sha256sum >/dev/null 2>&1; then
+        sha256sum "$1" | cut -d ' ' -f 1
+    else
+        shasum -a 256 "$1" | cut -d ' ' -f 1
+    fi
+}
+
+os=$(uname -s)
+machine=$(uname -m)
+case $os in
+    Linux)
+        case $machine in
+            x86_64 | amd64) arch=x86_64 ;;
+            aarch64 | arm64) arch=aarch64 ;;
+            *) fail "no release archive is made for Linux on $machine (x86_64 and aarch64 only)" ;;
+        esac
+        platform=linux
+        # The release must have HTTPS and --upstream: without their headers Package.swift quietly
+        # leaves them out, so they are checked first rather than found missing by a user.
+        missing=""
+        [ -e /usr/include/openssl/ssl.h ] || missing="$missing libssl-dev"
+        [ -e /usr/include/qrencode.h ] || missing="$missing libqrencode-dev"
+        if [ ! -e /usr/include/curl/curl.h ] && ! ls /usr/include/*/curl/curl.h >/dev/null 2>&1; then
+            missing="$missing libcurl4-openssl-dev"
+        fi
+        command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+        [ -z "$missing" ] || fail "missing for a release build (Debian names):$missing; apt-get install them and retry"
+        # The Dockerfile's build command, word for word (Tests/Release/run.sh checks it): the archive's
+        # binary is the image's. Package.swift compiles HTTPS in on Linux when the headers above exist.
+        build=(swift build -c release --static-swift-stdlib --product skan-mock -Xlinker -s)
+        unset SKAN_MOCK_TLS
+        ;;
+    Darwin)
+        arch=universal
+        platform=macos
+        build=(swift build -c release --arch arm64 --arch x86_64 --product skan-mock -Xlinker -dead_strip)
+        export SKAN_MOCK_TLS=0
+        ;;
+    *) fail "no release archive is made for $os (Linux and macOS only)" ;;
+esac
+
+name="skan-mock-$version-$platform-$arch"
+say "building $name in ${source#"$root"/}: ${build[*]} (scratch ${scratch#"$root"/})"
+t0=$(date +%s)
+# The manifest is read anew so that the plan matches SKAN_MOCK_TLS and the headers installed now.
+(cd "$source" && "${build[@]}" --scratch-path "$scratch" --manifest-cache none --disable-build-manifest-caching) \
+    || fail "swift build failed"
+binary="$(cd "$source" && "${build[@]}" --scratch-path "$scratch" --show-bin-path)/skan-mock"
+[ -x "$binary" ] || fail "no binary at $binary"
+say "built in $(( $(date +%s) - t0 )) s"
+
+# What the binary must be before it is shipped.
+case $platform in
+    linux)
+        libraries=$(ldd "$binary")
+        if grep -q 'libswiftCore\|libFoundation\|libdispatch' <<<"$libraries"; then
+            fail "the Swift runtime is not linked statically: $libraries"
+        fi
+        for lib in libssl.so.3 libqrencode libcurl; do
+            grep -q "$lib" <<<"$libraries" || fail "the binary does not link $lib: HTTPS or --upstream would be missing"
+        done
+        # The newest glibc symbol version the binary asks for: the oldest glibc it runs on.
+        glibc=$(objdump -T "$binary" | grep -oE 'GLIBC_[0-9]+\.[0-9]+' | sed 's/GLIBC_//' | sort -t . -k 1,1n -k 2,2n | tail -n 1)
+        [ -n "$glibc" ] || fail "cannot read the glibc versions the binary needs (objdump -T)"
+        ;;
+    macos)
+        archs=$(lipo -archs "$binary")
+        case " $archs " in *" arm64 "*) ;; *) fail "the binary lacks arm64 ($archs)" ;; esac
+        case " $archs " in *" x86_64 "*) ;; *) fail "the binary lacks x86_64 ($archs)" ;; esac
+        if otool -L "$binary" | grep -q '/opt/homebrew\|/usr/local/'; then
+            fail "the binary links a library outside the system: $(otool -L "$binary")"
+        fi
+        ;;
+esac
+reported=$("$binary" --version)
+[ "$reported" = "$version" ] || fail "the binary reports version '$reported', not $version"
+
+# --- the archive's folder ------------------------------------------------------------------------
+mkdir -p "$output"
+case $output in /*) ;; *) output="$root/$output" ;; esac
+stage=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-release.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+dir="$stage/$name"
+mkdir -p "$dir"
+cp "$binary" "$dir/skan-mock"
+chmod 0755 "$dir/skan-mock"
+cp -R config "$dir/config"
+licence=""
+for candidate in LICENSE LICENSE.md LICENSE.txt COPYING; do
+    if [ -f "$candidate" ]; then licence=$candidate; break; fi
+done
+if [ -n "$licence" ]; then
+    cp "$licence" "$dir/$licence"
+else
+    say "warning: the repository has no LICENSE file, so the archive has none"
+fi
+
+case $platform in
+    linux)
+        requirements="A Linux on $arch with glibc $glibc or later (Debian 12 has 2.36, Ubuntu 22.04 2.35, Ubuntu 24.04
+2.39), and these libraries from its packages (the Swift runtime is inside the binary):
+
+| library | Debian, Ubuntu | Fedora, RHEL |
+|---|---|---|
+| libcurl (\`--upstream\`) | \`libcurl4\` | \`libcurl\` |
+| OpenSSL 3 (HTTPS) | \`libssl3\` | \`openssl-libs\` |
+| libqrencode (the phone set-up page's QR codes) | \`libqrencode4\` | \`qrencode-libs\` |
+| the C++ runtime | \`libstdc++6\` | \`libstdc++\` |
+
+\`\`\`sh
+sudo apt-get install -y libcurl4 libssl3 libqrencode4 libstdc++6   # Debian 12
+\`\`\`
+
+(Ubuntu 24.04 names two of them with \`t64\`: \`libssl3t64\`, \`libcurl4t64\`.)
+\`ldd ./skan-mock\` names any that is missing."
+        ;;
+    macos)
+        requirements="macOS 14 or later, on Apple silicon or Intel (one universal binary). Nothing to install: it links
+only the system's libraries (libcurl for \`--upstream\` among them). This binary serves plain HTTP:
+HTTPS (\`--https-port\`, a real iPhone) needs a build from source with Homebrew's \`openssl@3\` and
+\`qrencode\` (Homebrew's \`--HEAD\` install, docs/install.md, or docs/iphone-https.md).
+
+macOS keeps a downloaded file in quarantine: a binary fetched by a browser is refused until
+\`xattr -d com.apple.quarantine ./skan-mock\` (curl and Homebrew do not set the flag)."
+        ;;
+esac
+
+if [ -n "$licence" ]; then
+    licence_line="The licence is in \`$licence\`."
+else
+    licence_line="The repository this archive was made from has no licence file yet."
+fi
+
+cat >"$dir/README.md" <<EOF
+# skan-mock $version ($platform, $arch)
+
+A local stand-in for Singular's SKAdNetwork conversion-value service. This archive holds:
+
+- \`skan-mock\`: the server and its commands (\`skan-mock --help\`), one file;
+- \`config/\`: the bundled conversion models (\`./skan-mock --model config/revenue.json\`);
+- \`README.md\`: this file. $licence_line
+
+## Needs
+
+$requirements
+
+## Start it
+
+\`\`\`sh
+./skan-mock          # the bundled testing model, at http://127.0.0.1:8080
+\`\`\`
+
+It prints \`skan-mock listening on http://127.0.0.1:8080\` when it is ready. In another terminal:
+
+\`\`\`sh
+curl 'http://127.0.0.1:8080/api/v1/conversion_value?a=KEY&i=com.example.app&p=iOS&idfv=DEVICE-1&n=level_up&conversion_value=0'
+# {"conversion_value":1,"status":"ok"}
+./skan-mock health   # exit 0 while the server answers
+\`\`\`
+
+The QA console is at http://127.0.0.1:8080/__admin/ui. Put \`skan-mock\` on your PATH (copy it to
+\`/usr/local/bin\` or \`~/.local/bin\`) to run it from anywhere; the documentation is the repository's
+\`docs/\` folder (docs/install.md, docs/testing-your-app.md, docs/command-line.md).
+
+Check the archive against the checksum published beside it:
+\`sha256sum -c $name.tar.gz.sha256\` (Linux) or \`shasum -a 256 -c $name.tar.gz.sha256\` (macOS).
+EOF
+
+# --- the archive and its checksum --------------------------------------------------------------------
+archive="$output/$name.tar.gz"
+rm -f "$archive" "$archive.sha256"
+# Owner and group are not kept (a user's tar would otherwise try to restore them).
+if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+    tar -C "$stage" --owner=0 --group=0 --numeric-owner -czf "$archive" "$name"
+else
+    tar -C "$stage" --uid 0 --gid 0 -czf "$archive" "$name"
+fi
+(cd "$output" && printf '%s  %s\n' "$(sha256_of "$name.tar.gz")" "$name.tar.gz" >"$name.tar.gz.sha256")
+say "wrote $archive ($(du -h "$archive" | cut -f1)) and $name.tar.gz.sha256: $(cut -d ' ' -f 1 "$archive.sha256")"
