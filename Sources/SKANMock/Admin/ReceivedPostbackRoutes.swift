@@ -20,15 +20,16 @@ struct ReceivedPostbackRoutes: AdminRouteCollection {
 
     func answer(_ query: Substring) -> HTTPResponse {
         var device: String?
-        var developerMode = false
+        var developerMode: Bool?
         for (name, value) in FormURLEncoding.pairs(query) {
             switch name {
             case "device" where device == nil && !value.isEmpty: device = value
-            case "developer_mode" where value == "true" || value == "false": developerMode = value == "true"
+            case "developer_mode" where developerMode == nil && (value == "true" || value == "false"):
+                developerMode = value == "true"
             case "device":
                 return .jsonError("device must be given once, and not empty", status: .badRequest)
             case "developer_mode":
-                return .jsonError("developer_mode must be true or false", status: .badRequest)
+                return .jsonError("developer_mode must be given once, true or false", status: .badRequest)
             default:
                 return .jsonError(
                     "unknown parameter \(name); GET /__admin/postbacks/received takes device and developer_mode",
@@ -39,11 +40,13 @@ struct ReceivedPostbackRoutes: AdminRouteCollection {
             device == nil || $0.device == nil || $0.device == device
         }
         let model = context.service.model
-        let postbacks: [JSONValue] = entries.map { entry in
+        var predictions = Predictions(context: context, developerMode: developerMode ?? false)
+        var postbacks: [JSONValue] = []
+        for entry in entries {
             let target = device ?? entry.device
             let comparison =
-                target.map { compare(entry.postback, device: $0, developerMode: developerMode) }
-                ?? PostbackComparison.unmatched(entry.postback, candidates: candidates(entry.postback, developerMode))
+                target.map { predictions.compare(entry.postback, device: $0) }
+                ?? PostbackComparison.unmatched(entry.postback, candidates: predictions.candidates(entry.postback))
             let p = entry.postback
             let meaning =
                 p.version?.hasPrefix("3.") == true
@@ -73,7 +76,7 @@ struct ReceivedPostbackRoutes: AdminRouteCollection {
                 JSONMember("decoded", decoded), JSONMember("verified", entry.verdict.json),
                 JSONMember("comparison", comparison.json)
             ]
-            return .object(members)
+            postbacks.append(.object(members))
         }
         return AdminResponse.json(
             .object([
@@ -82,19 +85,40 @@ struct ReceivedPostbackRoutes: AdminRouteCollection {
             ]))
     }
 
-    private func compare(_ postback: ReceivedPostback, device id: String, developerMode: Bool) -> PostbackComparison {
-        guard let state = context.service.device(id) else {
-            return PostbackComparison.unknownDevice(postback, device: id)
-        }
+}
+
+/// One answer's predictions, each device's made once per framework and `did-win` however many
+/// postbacks are compared with it (an unmatched postback looks at up to 200 devices).
+private struct Predictions {
+    let context: AppContext
+    let developerMode: Bool
+    private var made: [String: DevicePostbacks?] = [:]
+
+    init(context: AppContext, developerMode: Bool) {
+        self.context = context
+        self.developerMode = developerMode
+    }
+
+    mutating func compare(_ postback: ReceivedPostback, device id: String) -> PostbackComparison {
         let options = PostbackComparison.options(for: postback, developerMode: developerMode)
-        return PostbackComparison.compare(postback, with: PostbackRoute.predict(context, id, state, options))
+        let key = "\(options.framework.rawValue) \(options.didWin) \(id)"
+        let predicted: DevicePostbacks?
+        if let known = made[key] {
+            predicted = known
+        } else {
+            predicted = context.service.device(id).map { PostbackRoute.predict(context, id, $0, options) }
+            made[key] = predicted
+        }
+        guard let predicted else { return PostbackComparison.unknownDevice(postback, device: id) }
+        return PostbackComparison.compare(postback, with: predicted)
     }
 
     /// The recently used devices whose prediction the postback matches.
-    private func candidates(_ postback: ReceivedPostback, _ developerMode: Bool) -> [String] {
+    mutating func candidates(_ postback: ReceivedPostback) -> [String] {
         var found: [String] = []
-        for id in context.service.recentDevices(limit: Self.candidateScan) where found.count < Self.candidateLimit {
-            if compare(postback, device: id, developerMode: developerMode).result == .matches { found.append(id) }
+        for id in context.service.recentDevices(limit: ReceivedPostbackRoutes.candidateScan)
+        where found.count < ReceivedPostbackRoutes.candidateLimit {
+            if compare(postback, device: id).result == .matches { found.append(id) }
         }
         return found
     }
