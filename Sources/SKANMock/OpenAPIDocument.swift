@@ -425,6 +425,54 @@ paths:
         '400': {$ref: '#/components/responses/BadRequest'}
         '404': {$ref: '#/components/responses/NotFound'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/devices/{device}/postbacks/send:
+    post:
+      operationId: sendPostbacks
+      summary: POSTs the device's predicted postbacks, signed as GET /__admin/devices/{device}/postbacks shows them, to a receiver, as StoreKitTest's flushPostbacks does.
+      description: Every postback of the tier that is not never_sent (pending ones too), one after the other over plain HTTP (5 s each at most), each journaled as endpoint postback with a sent member and the receiver's answer. A url with no path gets the path Apple adds to an app's copy endpoint (/.well-known/skadnetwork/report-attribution/ or /.well-known/appattribution/report-attribution/). skan-mock's own receiver takes them.
+      parameters:
+        - name: device
+          in: path
+          required: true
+          schema: {type: string, minLength: 1}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [url]
+              additionalProperties: false
+              properties:
+                url: {type: string, pattern: '^http://', description: 'The receiver: http://HOST:PORT[/PATH].'}
+                tier: {type: integer, minimum: 0, maximum: 3, default: 3}
+                framework: {type: string, enum: [skan, aak], default: skan}
+      responses:
+        '200':
+          description: What each POST got back.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [device, url, tier, framework, sent]
+                properties:
+                  device: {type: string}
+                  url: {type: string}
+                  tier: {type: integer}
+                  framework: {type: string, enum: [skan, aak]}
+                  sent:
+                    type: array
+                    items:
+                      type: object
+                      required: [window, status, answer, error]
+                      properties:
+                        window: {type: string, enum: [p0, p1, p2, skan3]}
+                        status: {type: integer, description: The receiver's status; 0 when there was no answer.}
+                        answer: {type: string}
+                        error: {type: [string, 'null'], description: 'Why there was no answer (cannot connect, no answer within 5 s).'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
   /__admin/postbacks/received:
     get:
       operationId: listReceivedPostbacks

@@ -140,6 +140,81 @@ struct PostbackReceiverTests {
         #expect(report.devices.map(\.device) == ["QA-1"] && report.devices[0].requests == 1)
     }
 
+    /// Issue 40.11: the sender POSTs a device's predicted postbacks, and skan-mock's own receiver
+    /// takes them: every one matches the prediction it came from.
+    @Test func theSenderPostsThePredictionToTheReceiver() throws {
+        let mock = try TestSKANMock()
+        try session(mock, "QA-1")
+        mock.clock.advance(seconds: 3 * 86_400)
+        let send = try mock.client.request(
+            "POST", mock.url("/__admin/devices/QA-1/postbacks/send"),
+            body: Array(#"{"url":"\#(mock.url(""))","tier":3}"#.utf8))
+        #expect(send.status == 200, "\(send.text)")
+        let answer = try JSONValue.parse(send)
+        #expect(answer["sent"]?.arrayValue?.map { $0["window"] } == ["p0", "p1", "p2"])
+        #expect(answer["sent"]?.arrayValue?.map { $0["status"] } == [200, 200, 200])
+        let received = try #require(try mock.admin("/__admin/postbacks/received?device=QA-1")["postbacks"]?.arrayValue)
+        #expect(received.map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
+        #expect(received.map { $0["path"] } == Array(repeating: .string(Self.skanPath), count: 3))
+        let aak = try mock.client.request(
+            "POST", mock.url("/__admin/devices/QA-1/postbacks/send"),
+            body: Array(#"{"url":"\#(mock.url(Self.aakPath))","tier":2,"framework":"aak"}"#.utf8))
+        #expect(try JSONValue.parse(aak)["sent"]?.arrayValue?.map { $0["status"] } == [200, 200, 200])
+        let both = try #require(try mock.admin("/__admin/postbacks/received?device=QA-1")["postbacks"]?.arrayValue)
+        #expect(both.dropFirst(3).map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
+        #expect(both.dropFirst(3).map { $0["decoded"]?["tier"] } == [2, 3, 3])
+        // Each send is journaled with what came back.
+        let sent = try mock.journal("endpoint=postback").filter { $0["sent"] != nil }
+        #expect(sent.count == 6 && sent[0]["response"]?["status"] == 200 && sent[0]["device"] == "QA-1")
+    }
+
+    @Test(arguments: [
+        (#"{"tier":3}"#, "$: \"url\" is missing"),
+        (#"{"url":"https://example.com"}"#, "url must start with http://"),
+        (#"{"url":"http://127.0.0.1:0"}"#, "url needs a host and a port from 1 to 65535"),
+        (#"{"url":"http://127.0.0.1:1","tier":4}"#, "$.tier: 4 is outside 0...3"),
+        (#"{"url":"http://127.0.0.1:1","framework":"x"}"#, "$.framework: expected skan or aak"),
+        (#"{"url":"http://127.0.0.1:1","tiers":3}"#, "$.tiers: unknown key"),
+        ("url=x", "the body is not JSON")
+    ])
+    func theSenderRefusesABadRequestNamingWhy(body: String, reason: String) throws {
+        let mock = try TestSKANMock()
+        try session(mock, "QA-1")
+        let answer = try mock.client.request(
+            "POST", mock.url("/__admin/devices/QA-1/postbacks/send"), body: Array(body.utf8))
+        #expect(answer.status == 400)
+        #expect(try JSONValue.parse(answer)["reason"]?.stringValue?.hasPrefix(reason) == true, "\(answer.text)")
+    }
+
+    @Test func theSenderNamesAnUnknownDeviceAndAnUnreachableReceiver() throws {
+        let mock = try TestSKANMock()
+        let unknown = try mock.client.request(
+            "POST", mock.url("/__admin/devices/NOBODY/postbacks/send"),
+            body: Array(#"{"url":"http://127.0.0.1:1"}"#.utf8))
+        #expect(unknown.status == 404)
+        try session(mock, "QA-1")
+        let refused = try mock.client.request(
+            "POST", mock.url("/__admin/devices/QA-1/postbacks/send"), body: Array(#"{"url":"http://127.0.0.1:1"}"#.utf8)
+        )
+        #expect(refused.status == 200)
+        let first = try JSONValue.parse(refused)["sent"]?[0]
+        #expect(
+            first?["status"] == 0 && first?["error"]?.stringValue?.hasPrefix("cannot connect to 127.0.0.1:1") == true)
+    }
+
+    @Test func theSenderReadsItsURL() {
+        #expect(
+            (try? PostbackSender.target("http://127.0.0.1:8080", framework: .skan).get())
+                == .init(host: "127.0.0.1", port: 8080, path: "/.well-known/skadnetwork/report-attribution/"))
+        #expect(
+            (try? PostbackSender.target("http://[::1]:9/x?device=A", framework: .aak).get())
+                == .init(host: "::1", port: 9, path: "/x?device=A"))
+        #expect(
+            (try? PostbackSender.target("http://example.com?device=A", framework: .aak).get())
+                == .init(
+                    host: "example.com", port: 80, path: "/.well-known/appattribution/report-attribution/?device=A"))
+    }
+
     #if SKAN_MOCK_TLS
         /// Over HTTPS: skan-mock's own signed postbacks verify with its CA key, a changed one is a
         /// finding, and Apple's published example verifies with Apple's development key.
@@ -182,6 +257,14 @@ struct PostbackReceiverTests {
             let journal = try mock.journal("endpoint=postback")
             #expect(journal.map { $0["tls"] != .null } == [true, true, true, true])
             #expect(journal[1]["issues"]?[0]?["code"] == "postback_signature_invalid")
+            // The sender's postbacks are signed with the same key, and verify.
+            let send = try mock.client.request(
+                "POST", mock.url("/__admin/devices/QA-1/postbacks/send"),
+                body: Array(#"{"url":"\#(mock.url(""))","framework":"aak"}"#.utf8))
+            #expect(send.status == 200)
+            let after = try #require(try mock.admin("/__admin/postbacks/received")["postbacks"]?.arrayValue)
+            #expect(after.dropFirst(4).map { $0["verified"]?["verified"] } == [true, true, true])
+            #expect(after.dropFirst(4).map { $0["comparison"]?["result"] } == ["unmatched", "unmatched", "unmatched"])
         }
 
         /// Apple's published example (a development postback from developer settings) verifies
