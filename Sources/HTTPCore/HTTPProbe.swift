@@ -1,7 +1,7 @@
 import Dispatch
 import SystemPOSIX
 
-/// A minimal blocking HTTP/1.1 GET over one connection, for health checks from the command line
+/// A minimal blocking HTTP/1.1 GET (or POST) over one connection, for health checks from the command line
 /// (a container image should not need curl). Reads until the server closes, within `timeout` for
 /// the whole exchange and `maxBytes` of answer: a timeout per read let an answer dripping a byte
 /// at a time hold the Docker HEALTHCHECK forever, and an endless one was buffered to 4 GiB.
@@ -18,6 +18,26 @@ public enum HTTPProbe {
         host: String, port: Int, path: String, headers: [(String, String)] = [], timeout: Double = 3,
         maxBytes: Int = defaultMaxBytes
     ) throws(Failure) -> (status: Int, body: [UInt8]) {
+        try exchange(
+            "GET", host: host, port: port, path: path, headers: headers, body: nil, timeout: timeout, maxBytes: maxBytes
+        )
+    }
+
+    /// A POST of `body` (with its `Content-Length`), as blocking and as bounded as `get`: the
+    /// admin API sends postbacks with it (`POST /__admin/devices/{id}/postbacks/send`).
+    public static func post(
+        host: String, port: Int, path: String, headers: [(String, String)] = [], body: [UInt8], timeout: Double = 3,
+        maxBytes: Int = defaultMaxBytes
+    ) throws(Failure) -> (status: Int, body: [UInt8]) {
+        try exchange(
+            "POST", host: host, port: port, path: path, headers: headers, body: body, timeout: timeout,
+            maxBytes: maxBytes)
+    }
+
+    private static func exchange(
+        _ method: String, host: String, port: Int, path: String, headers: [(String, String)], body: [UInt8]?,
+        timeout: Double, maxBytes: Int
+    ) throws(Failure) -> (status: Int, body: [UInt8]) {
         guard timeout > 0, timeout.isFinite else { throw Failure(description: "the timeout must be positive") }
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(min(timeout, 1e9) * 1e9)
         let fd: Int32
@@ -32,10 +52,11 @@ public enum HTTPProbe {
             }
         }
         defer { System.close(fd) }
-        var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if let body { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
+        let bytes = Array(request.utf8) + (body ?? [])
         let sent = bytes.withUnsafeBytes { raw -> Bool in
             guard case .done(let count)? = try? System.send(fd, raw.baseAddress!, raw.count) else { return false }
             return count == raw.count

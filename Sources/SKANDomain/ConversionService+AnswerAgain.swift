@@ -7,7 +7,8 @@ extension ConversionService {
     /// report's rebuild of the devices.
     @discardableResult
     public func answerAgain(_ record: JournalRecord) -> Int64? {
-        guard let endpoint = record.endpoint, endpoint != .unmatched, record.response.status == 200,
+        guard let endpoint = record.endpoint, endpoint != .unmatched, endpoint != .postback,
+            record.response.status == 200,
             record.fault?.replacedAnswer != true, let time = record.time
         else { return nil }
         // As the proxy did the first time: an answer the model cannot read is adopted as one the

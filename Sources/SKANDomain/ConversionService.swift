@@ -121,6 +121,11 @@ public final class ConversionService: Sendable {
 
     public var deviceCount: Int { state.withLock { $0.devices.count } }
 
+    /// Up to `limit` device ids, most recently used first (a received postback's candidates).
+    public func recentDevices(limit: Int) -> [String] {
+        state.withLock { $0.devices.keysByRecency(limit: limit) }
+    }
+
     /// The bytes of device state kept, as the store estimates them against its limit.
     public var deviceBytes: Int { state.withLock { $0.devices.bytes } }
 
@@ -151,9 +156,9 @@ public final class ConversionService: Sendable {
         case .skan4: outcome = handleSKAN4(common, &reader, path: request.path, now, commit, adopted)
         case .launch, .event, .launch2, .event2:
             outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit, adopted)
-        case .unmatched:
+        case .unmatched, .postback:
             outcome = SKANOutcome.refused(
-                .unmatched, request, status: 404, body: [], findings: [], timeMilliseconds: now)
+                endpoint, request, status: 404, body: [], findings: [], timeMilliseconds: now)
         }
         return outcome
     }

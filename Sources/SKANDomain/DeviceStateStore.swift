@@ -128,10 +128,13 @@ public struct DeviceStateStore: Sendable {
     }
 
     /// Keys from most to least recently used (for tests and diagnostics; O(n)).
-    public var keysByRecency: [String] {
+    public var keysByRecency: [String] { keysByRecency(limit: Int.max) }
+
+    /// The `limit` most recently used keys, newest first (O(limit)).
+    public func keysByRecency(limit: Int) -> [String] {
         var keys: [String] = []
         var slot = newest
-        while slot >= 0 {
+        while slot >= 0 && keys.count < limit {
             keys.append(nodes[slot].key)
             slot = nodes[slot].older
         }

@@ -65,7 +65,7 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
         self.endpoint = endpoint
         event = endpoint.isLaunch ? ConversionService.session : common.event
         switch endpoint {
-        case .unmatched:
+        case .unmatched, .postback:
             return nil
         case .skan3:
             let p = SKAN3Parameters.parse(&reader)

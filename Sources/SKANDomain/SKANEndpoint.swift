@@ -16,6 +16,10 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
     case event2
     /// A path no endpoint (nor alias) serves.
     case unmatched
+    /// A postback received at `/.well-known/skadnetwork/report-attribution/` or
+    /// `/.well-known/appattribution/report-attribution/` (`PostbackReceiver`): journaled so a
+    /// QA engineer finds what Apple sent next to what the app asked; never answered again.
+    case postback
 
     /// The endpoints that answer, in the order the README lists them.
     public static let served: [SKANEndpoint] = [.skan3, .skan4, .launch, .event, .launch2, .event2]
@@ -32,7 +36,7 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         switch routeName {
         case "evt": self = .event
         case "evt2": self = .event2
-        case "unmatched": return nil
+        case "unmatched", "postback": return nil
         default:
             guard let endpoint = SKANEndpoint(rawValue: routeName) else { return nil }
             self = endpoint
@@ -60,7 +64,7 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         }
     }
 
-    /// Singular's path for the endpoint; "" for `unmatched`.
+    /// Singular's path for the endpoint; "" for `unmatched` and `postback` (not Singular's).
     public var path: String {
         switch self {
         case .skan3: "/api/v1/conversion_value"
@@ -69,7 +73,7 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         case .event: "/api/v1/evt"
         case .launch2: "/api/v2/launch"
         case .event2: "/api/v2/evt"
-        case .unmatched: ""
+        case .unmatched, .postback: ""
         }
     }
 

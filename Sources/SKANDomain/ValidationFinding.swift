@@ -92,6 +92,11 @@ public enum FindingCode: String, Sendable, CaseIterable {
     /// `--replay`: the replay file has no answer (left) for this device and request state, so the
     /// model answered it.
     case notRecorded = "not_recorded"
+    /// A body POSTed to a postback path that is not a postback (answered 400, naming why).
+    case postbackMalformed = "postback_malformed"
+    /// A received postback whose signature does not verify with the key it names (or, for
+    /// SKAdNetwork, with any known key): Apple's steps say not to count it.
+    case postbackSignatureInvalid = "postback_signature_invalid"
 }
 
 extension FindingCode {

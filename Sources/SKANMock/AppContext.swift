@@ -26,4 +26,8 @@ struct AppContext: Sendable {
     var delays = PendingDelays()
     /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
     var postbackSigning = PostbackSigning(unsigned: PostbackSigning.unavailableHere)
+    /// Checks received postbacks' signatures: Apple's keys, and the local CA's when HTTPS is on.
+    var postbackVerifier = PostbackVerifier.server(local: nil)
+    /// The postbacks received at `/.well-known/.../report-attribution/`.
+    var receivedPostbacks = ReceivedPostbackStore()
 }

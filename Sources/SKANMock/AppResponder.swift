@@ -2,14 +2,18 @@ import HTTPCore
 
 /// The server's first decision: the admin side (the admin API under `/__admin`, the console, the
 /// phone set-up) goes to the `AdminRouteGroup`, which applies the guard and the token to each of
-/// its routes; everything else to Singular's side, which journals whatever it gets.
+/// its routes; the postback paths Apple posts to, to the `PostbackReceiver`; everything else to
+/// Singular's side, which journals whatever it gets.
 struct AppResponder: HTTPResponder {
     let admin: AdminRouteGroup
     let singular: SingularEndpoints
+    let postbacks: PostbackReceiver
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
         if Self.isAdmin(request.path) {
             admin.respond(to: request, writer: writer)
+        } else if let framework = PostbackReceiver.framework(at: request.path) {
+            postbacks.respond(to: request, framework: framework, writer: writer)
         } else {
             singular.handle(request, writer)
         }

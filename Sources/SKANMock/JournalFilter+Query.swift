@@ -17,7 +17,7 @@ extension JournalFilter {
                 guard let endpoint = SKANEndpoint(name: value) else {
                     throw AdminQueryError(
                         reason:
-                            "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched"
+                            "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched, postback"
                     )
                 }
                 self.endpoint = endpoint

@@ -425,6 +425,160 @@ paths:
         '400': {$ref: '#/components/responses/BadRequest'}
         '404': {$ref: '#/components/responses/NotFound'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/devices/{device}/postbacks/send:
+    post:
+      operationId: sendPostbacks
+      summary: POSTs the device's predicted postbacks, signed as GET /__admin/devices/{device}/postbacks shows them, to a receiver, as StoreKitTest's flushPostbacks does.
+      description: Every postback of the tier that is not never_sent (pending ones too), one after the other over plain HTTP (5 s each at most), each journaled as endpoint postback with a sent member and the receiver's answer. A url with no path gets the path Apple adds to an app's copy endpoint (/.well-known/skadnetwork/report-attribution/ or /.well-known/appattribution/report-attribution/). skan-mock's own receiver takes them.
+      parameters:
+        - name: device
+          in: path
+          required: true
+          schema: {type: string, minLength: 1}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [url]
+              additionalProperties: false
+              properties:
+                url: {type: string, pattern: '^http://', description: 'The receiver: http://HOST:PORT[/PATH].'}
+                tier: {type: integer, minimum: 0, maximum: 3, default: 3}
+                framework: {type: string, enum: [skan, aak], default: skan}
+      responses:
+        '200':
+          description: What each POST got back.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [device, url, tier, framework, sent]
+                properties:
+                  device: {type: string}
+                  url: {type: string}
+                  tier: {type: integer}
+                  framework: {type: string, enum: [skan, aak]}
+                  sent:
+                    type: array
+                    items:
+                      type: object
+                      required: [window, status, answer, error]
+                      properties:
+                        window: {type: string, enum: [p0, p1, p2, skan3]}
+                        status: {type: integer, description: The receiver's status; 0 when there was no answer.}
+                        answer: {type: string}
+                        error: {type: [string, 'null'], description: 'Why there was no answer (cannot connect, no answer within 5 s).'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/postbacks/received:
+    get:
+      operationId: listReceivedPostbacks
+      summary: The postbacks received at /.well-known/skadnetwork/report-attribution/ and /.well-known/appattribution/report-attribution/, oldest first, each decoded with the model, verified, and compared with skan-mock's prediction.
+      description: Kept in memory only (the newest 1,000, at most 4 MiB of bodies; dropped counts the rest), emptied by POST /__admin/reset. With device, the postbacks named for that device or for none (a phone names none) are compared with it; without it, each with the device named on its receiving URL, or unmatched with the devices whose prediction it matches (of the 200 most recently used, at most 10).
+      parameters:
+        - name: device
+          in: query
+          description: Compare with this device. Once only, not empty.
+          schema: {type: string, minLength: 1}
+        - name: developer_mode
+          in: query
+          description: true compares with Developer Mode's prediction (as GET /__admin/devices/{device}/postbacks?developer_mode=true).
+          schema: {type: boolean, default: false}
+      responses:
+        '200':
+          description: The received postbacks.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [postbacks, dropped]
+                properties:
+                  dropped: {type: integer, minimum: 0, description: Postbacks dropped to stay within the bound.}
+                  postbacks:
+                    type: array
+                    items:
+                      type: object
+                      required: [id, time, path, remote, framework, named_device, postback, decoded, verified, comparison]
+                      properties:
+                        id: {type: integer, description: The journal entry that records it (endpoint postback).}
+                        time: {type: string, format: date-time}
+                        path: {type: string}
+                        remote: {type: string}
+                        framework: {type: string, enum: [skan, aak]}
+                        named_device: {type: [string, 'null'], description: 'The device named on the receiving URL (?device=ID).'}
+                        postback: {type: object, description: The body as received.}
+                        jws: {type: object, description: AdAttributionKit only. The JWS's header and payload, decoded.}
+                        decoded:
+                          type: object
+                          required: [window, index, tier, did_win, fine, coarse, transaction_id, meaning, findings]
+                          properties:
+                            window: {type: string, enum: [p0, p1, p2, skan3]}
+                            index: {type: integer, minimum: 0, maximum: 2}
+                            tier: {type: [integer, 'null'], description: 'The tier its fields show: a fine value in the first postback is tier 2, or 3 with source-app-id or publisher-item-identifier; a coarse value alone tier 1; nothing tier 0; later postbacks are read at 3. Null for SKAN 3.'}
+                            did_win: {type: [boolean, 'null']}
+                            fine: {type: [integer, 'null']}
+                            coarse: {type: [string, 'null'], enum: [low, medium, high, null]}
+                            transaction_id: {type: string, description: transaction-id, or AdAttributionKit's postback-identifier.}
+                            meaning: {type: array, items: {type: object}, description: The model's entries that give the value.}
+                            findings: {type: array, items: {$ref: '#/components/schemas/Finding'}}
+                        verified:
+                          type: object
+                          required: [verified, key, reason, bad_signature]
+                          properties:
+                            verified: {type: boolean}
+                            key: {type: [string, 'null'], description: 'The key that verified it (apple-cas-identifier/0, apple-development-identifier/0 or /1, skan-mock-ca-...), or the kid the JWS names.'}
+                            reason: {type: string, description: 'Why, in words: "unverified: unknown key K" for a kid skan-mock does not know; "unverified: ..." for no signature or a build without TLS.'}
+                            bad_signature: {type: boolean, description: A signature that does not verify (a postback_signature_invalid finding in the journal).}
+                        comparison:
+                          type: object
+                          required: [result, device, tier, window]
+                          properties:
+                            result: {type: string, enum: [matches, differs, unmatched]}
+                            device: {type: [string, 'null']}
+                            tier: {type: [integer, 'null']}
+                            window: {type: string}
+                            differences: {type: array, items: {type: string}, description: 'matches and differs: each difference in words, such as "conversion-value is 5, skan-mock predicts 1".'}
+                            predicted: {type: [object, 'null'], description: 'The predicted postback: status, fine, coarse.'}
+                            candidates: {type: array, items: {type: string}, description: unmatched only. The devices whose prediction it matches.}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+  /.well-known/skadnetwork/report-attribution/:
+    post:
+      operationId: receiveSKAdNetworkPostback
+      summary: Receives a SKAdNetwork postback, as Apple posts the developer's copy (NSAdvertisingAttributionReportEndpoint); also without the trailing slash, on the HTTP and HTTPS listeners.
+      description: 'A postback is answered 200 whatever its verdict (Apple retries anything else), verified (attribution-signature over the version''s fields, with Apple''s key or skan-mock''s local CA key), kept for GET /__admin/postbacks/received and journaled as endpoint postback. A body that is not a postback: 400 naming why. Never behind the admin token.'
+      security: [{}]
+      parameters:
+        - $ref: '#/components/parameters/receivedDevice'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [version, ad-network-id, transaction-id]}
+      responses:
+        '200': {$ref: '#/components/responses/PostbackReceived'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '405': {description: Not POST.}
+  /.well-known/appattribution/report-attribution/:
+    post:
+      operationId: receiveAdAttributionKitPostback
+      summary: Receives an AdAttributionKit postback (AttributionCopyEndpoint); also without the trailing slash, on the HTTP and HTTPS listeners.
+      description: 'As the SKAdNetwork path, for AdAttributionKit''s outer object: the JWS is verified by its kid (Apple''s published production and development keys, or skan-mock''s local CA key); an unknown kid is "unverified: unknown key", not an error.'
+      security: [{}]
+      parameters:
+        - $ref: '#/components/parameters/receivedDevice'
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [jws-string]}
+      responses:
+        '200': {$ref: '#/components/responses/PostbackReceived'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '405': {description: Not POST.}
   /__admin/openapi.yaml:
     get:
       operationId: openapi
@@ -442,11 +596,16 @@ components:
       scheme: bearer
       description: The server's --admin-token, when it was started with one.
   parameters:
+    receivedDevice:
+      name: device
+      in: query
+      description: The device the postback is for, when the sender knows it (skan-mock's own tests, a script); a phone names none. Other parameters are ignored.
+      schema: {type: string}
     endpoint:
       name: endpoint
       in: query
       description: 'The journal''s name (event, event2) or the one Singular''s paths use (evt, evt2); answers always say event, event2.'
-      schema: {type: string, enum: [skan3, skan4, launch, event, evt, launch2, event2, evt2, unmatched]}
+      schema: {type: string, enum: [skan3, skan4, launch, event, evt, launch2, event2, evt2, unmatched, postback]}
     device:
       name: device
       in: query
@@ -507,6 +666,17 @@ components:
                       properties:
                         path: {type: string}
                         reason: {type: string}
+    PostbackReceived:
+      description: A postback, whatever its verdict.
+      content:
+        application/json:
+          schema:
+            type: object
+            required: [status, verified, reason]
+            properties:
+              status: {type: string, enum: [ok]}
+              verified: {type: boolean}
+              reason: {type: string}
     NotFound:
       description: No such device.
       content:

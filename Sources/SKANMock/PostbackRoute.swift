@@ -17,6 +17,14 @@ struct PostbackRoute: Sendable {
         guard let device = context.service.device(id) else {
             return .jsonError("unknown device \(id)", status: .notFound)
         }
+        return .json(JSONWriter.serialize(Self.predict(context, id, device, options).json))
+    }
+
+    /// What skan-mock predicts for device `id` (its state `device`) with `options`; the received
+    /// postbacks' comparison uses it too.
+    static func predict(_ context: AppContext, _ id: String, _ device: DeviceState, _ options: PostbackQuery)
+        -> DevicePostbacks
+    {
         // Developer Mode files answers by the minute, which only the journal's times tell.
         var developer: DeveloperModeWindows?
         if options.developerMode {
@@ -27,10 +35,9 @@ struct PostbackRoute: Sendable {
             if windows.state.firstCallSeconds == nil { windows.begin(at: device.skan4.firstCallSeconds) }
             developer = windows
         }
-        let postbacks = DevicePostbacks(
+        return DevicePostbacks(
             device: id, state: device, model: context.service.model, now: context.clock.nowMilliseconds(),
             tiers: options.tiers, options: options, signing: context.postbackSigning,
             developerWindows: developer?.state)
-        return .json(JSONWriter.serialize(postbacks.json))
     }
 }

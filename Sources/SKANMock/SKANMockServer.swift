@@ -109,6 +109,7 @@ public final class SKANMockServer: Sendable {
         context.journalFile = sink
         context.delays = PendingDelays(timer: edges.delayTimer)
         if let https { context.postbackSigning = https.postbackSigning }
+        context.postbackVerifier = PostbackVerifier.server(local: https?.postbackKey)
         delays = context.delays
         var limits = options.limits
         let budget = DescriptorBudget.fit(
@@ -137,7 +138,7 @@ public final class SKANMockServer: Sendable {
         notices += https?.notes ?? []
         self.notices = notices
         let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
-        let responder = AppResponder(admin: admin, singular: singular)
+        let responder = AppResponder(admin: admin, singular: singular, postbacks: PostbackReceiver(context: context))
         self.responder = responder
         var plain = HTTPServer.Configuration(
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)

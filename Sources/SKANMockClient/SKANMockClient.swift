@@ -165,6 +165,17 @@ public struct SKANMockClient: Sendable {
         }
     }
 
+    /// The postbacks the server received, each verified and compared with skan-mock's prediction:
+    /// with `device`, for that device (postbacks a phone sent name none, and are compared with it).
+    public func receivedPostbacks(device: String? = nil, developerMode: Bool = false) async throws
+        -> ReceivedPostbacks
+    {
+        var query: [URLQueryItem] = []
+        if let device { query.append(URLQueryItem(name: "device", value: device)) }
+        if developerMode { query.append(URLQueryItem(name: "developer_mode", value: "true")) }
+        return try decode(ReceivedPostbacks.self, try await call("GET", "/__admin/postbacks/received", query: query))
+    }
+
     /// A device's state (events per window, values answered), nil when the server does not know it.
     public func device(_ id: String) async throws -> Device? {
         let path =

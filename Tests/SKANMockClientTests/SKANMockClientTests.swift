@@ -143,6 +143,39 @@ struct SKANMockClientTests {
         #expect(p0.apple?["jws-string"]?.stringValue != nil && p0.valueSource == "answered")
     }
 
+    /// Issue 40.10: the client reads the received postbacks, verified and compared.
+    @Test func readsReceivedPostbacks() async throws {
+        let mock = try ClientFixture()
+        try await mock.skan4(device: "PB-R")
+        var request = URLRequest(
+            url: URL(
+                string:
+                    "http://127.0.0.1:\(mock.server.port)/.well-known/skadnetwork/report-attribution/?device=PB-R")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(
+            #"{"version":"4.0","ad-network-id":"n","source-identifier":"1234","app-id":1,"transaction-id":"t","redownload":false,"source-app-id":2,"fidelity-type":1,"did-win":true,"postback-sequence-index":0,"conversion-value":1}"#
+                .utf8)
+        let status: Int = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: request) { _, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? 0)
+                }
+            }.resume()
+        }
+        #expect(status == 200)
+        let received = try await mock.client.receivedPostbacks(device: "PB-R")
+        #expect(received.dropped == 0 && received.postbacks.count == 1)
+        let first = try #require(received.postbacks.first)
+        #expect(
+            first.framework == "skan" && first.namedDevice == "PB-R" && first.postback["transaction-id"] == .string("t")
+        )
+        #expect(first.comparison.result == "matches" && first.comparison.window == "p0" && first.comparison.tier == 3)
+        #expect(!first.verified.verified && !first.verified.badSignature)
+        #expect(first.verified.reason.hasPrefix("unverified: the postback has no attribution-signature"))
+    }
+
     @Test func marksWaitsAndTimesOut() async throws {
         let mock = try ClientFixture()
         try await mock.skan4(device: "W-0")

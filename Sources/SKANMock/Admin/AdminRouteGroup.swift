@@ -85,7 +85,8 @@ struct AdminRouteGroup: HTTPResponder {
     static func collections(_ context: AppContext, phone: PhoneRoutes) -> [any AdminRouteCollection] {
         [
             HealthRoutes(context: context), JournalRoutes(context: context), ReportRoutes(context: context),
-            DeviceRoutes(context: context), ModelRoutes(context: context), FaultRoutes(context: context),
+            DeviceRoutes(context: context), ReceivedPostbackRoutes(context: context), ModelRoutes(context: context),
+            FaultRoutes(context: context),
             ClockRoutes(context: context), ResetRoute(context: context), ConsoleRoutes(),
             EventsRoute(context: context), phone
         ]

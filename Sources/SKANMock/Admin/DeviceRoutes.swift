@@ -1,7 +1,8 @@
 import HTTPCore
 import SKANDomain
 
-/// A device: `GET /__admin/devices/{device}` (its state) and `/postbacks` (what Apple would send).
+/// A device: `GET /__admin/devices/{device}` (its state), `/postbacks` (what Apple would send) and
+/// `POST .../postbacks/send` (send them to a receiver).
 struct DeviceRoutes: AdminRouteCollection {
     let context: AppContext
 
@@ -17,6 +18,10 @@ struct DeviceRoutes: AdminRouteCollection {
         let postbacks = PostbackRoute(context: context)
         group.on(.get, "/devices/{device}/postbacks") { request, parameters, writer in
             writer.send(postbacks.answer(device: parameters["device"] ?? "", query: request.query))
+        }
+        let sender = PostbackSender(context: context)
+        group.on(.post, "/devices/{device}/postbacks/send") { request, parameters, writer in
+            sender.send(device: parameters["device"] ?? "", body: request.body, writer: writer)
         }
     }
 }

@@ -20,6 +20,7 @@ struct ResetRoute: AdminRouteCollection {
         }
         JournalRoutes.clear(context, devices: true)
         context.service.resetDevices()
+        context.receivedPostbacks.clear()
         // The devices start again, so do their recorded answers.
         context.replay?.rewind()
         switch scope {

@@ -990,7 +990,7 @@ admin API under <code>/__admin</code>.</p></body></html>
       <label>device <input name="device" size="24"></label>
       <label>endpoint <select name="endpoint">
         <option value="">any</option><option>skan3</option><option>skan4</option><option>launch</option>
-        <option>event</option><option>launch2</option><option>event2</option><option>unmatched</option>
+        <option>event</option><option>launch2</option><option>event2</option><option>unmatched</option><option>postback</option>
       </select></label>
       <label>event <input name="event" size="16"></label>
       <label><input type="checkbox" name="has_issues" value="true"> findings only</label>

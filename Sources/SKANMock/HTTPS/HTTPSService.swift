@@ -20,6 +20,8 @@ struct HTTPSService: Sendable {
         unsigned:
             "not signed: skan-mock signs with its local CA's key, and this server uses your own certificate (--tls-cert) instead"
     )
+    /// The local CA's public key, to verify postbacks skan-mock signed (none with --tls-cert).
+    var postbackKey: PostbackKey?
     #if SKAN_MOCK_TLS
         let phone: PhoneSetup
     #endif
@@ -49,6 +51,8 @@ struct HTTPSService: Sendable {
                     let (ca, _, fixed) = try LocalCA.loadOrCreateNoting(in: options.stateDirectory)
                     notes = fixed.map { "skan-mock: \($0)" }
                     postbackSigning = PostbackSigning(signer: LocalCAPostbackSigner(ca: ca))
+                    postbackKey = PostbackKey(
+                        id: ca.keyID, owner: "skan-mock's local CA", publicKey: ca.certificate.publicKeyDER)
                     identity = try ca.issueServerIdentity(names: ServerNames.all(extra: extra))
                 }
                 security = TLSWireSecurity(

@@ -1,0 +1,104 @@
+import HTTPCore
+import SKANDomain
+
+/// `POST /.well-known/skadnetwork/report-attribution/` and
+/// `POST /.well-known/appattribution/report-attribution/` (with or without the trailing slash),
+/// on every listener: where a phone sends the developer's copy of each postback once the app's
+/// `NSAdvertisingAttributionReportEndpoint` (or `AttributionCopyEndpoint`) names this server. A
+/// postback is answered 200 whatever its verdict, since Apple retries anything else; a body that
+/// is not a postback, 400 naming why. Each is verified, kept (`ReceivedPostbackStore`) and
+/// journaled as endpoint `postback`, before the answer goes out, so the admin API has it by then.
+/// `?device=ID` on the URL names the device a sender posts for (skan-mock's own tests; a phone
+/// names none, and `GET /__admin/postbacks/received?device=ID` compares with it instead).
+struct PostbackReceiver: Sendable {
+    let context: AppContext
+
+    /// What `path` receives; nil for any other path (one byte compared for Singular's paths).
+    static func framework(at path: Substring) -> PostbackQuery.Framework? {
+        guard path.hasPrefix("/.well-known/") else { return nil }
+        return ReceivedPostback.paths[String(path)]
+    }
+
+    func respond(to request: HTTPRequest, framework: PostbackQuery.Framework, writer: HTTPResponseWriter) {
+        var parameters = RequestParameters(reservingBytes: request.query.utf8.count)
+        FormURLEncoding.forEachField(request.query) { parameters.append(name: $0, value: $1) }
+        let skanRequest = SKANRequest(
+            method: request.method.rawValue, path: String(request.path), remote: request.remoteAddress,
+            parameters: parameters)
+        let device = parameters["device"].flatMap { $0.isEmpty ? nil : $0 }
+        guard request.method == .post else {
+            let reason =
+                "method \(request.method) not allowed on \(request.path): a postback is POSTed as a JSON body"
+            var response = HTTPResponse.jsonError(reason, status: .methodNotAllowed)
+            response.headers.set("Allow", "POST")
+            record(
+                skanRequest, device: device, response: response,
+                finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason), tls: request)
+            writer.send(response)
+            return
+        }
+        switch ReceivedPostback.parse(request.body, framework: framework) {
+        case .failure(let rejection):
+            let response = HTTPResponse.jsonError(rejection.reason, status: .badRequest)
+            record(
+                skanRequest, device: device, response: response,
+                finding: ValidationFinding(param: "body", code: .postbackMalformed, message: rejection.reason),
+                tls: request)
+            writer.send(response)
+        case .success(let postback):
+            let verdict = context.postbackVerifier.verify(postback)
+            var findings: [ValidationFinding] = []
+            if verdict.badSignature {
+                findings.append(
+                    ValidationFinding(param: "signature", code: .postbackSignatureInvalid, message: verdict.reason))
+            }
+            let body = JSONWriter.serialize(
+                [
+                    "status": "ok", "verified": .bool(verdict.verified), "reason": .string(verdict.reason)
+                ] as JSONValue)
+            let now = context.clock.nowMilliseconds()
+            var outcome = SKANOutcome.refused(
+                .postback, skanRequest, status: 200, body: body, findings: findings, timeMilliseconds: now)
+            outcome.device = device
+            let id = context.journal.record(
+                request: skanRequest, outcome: outcome, status: 200, body: body, durationMicros: 0,
+                extra: [
+                    JournalRecord.tlsMember(request.tlsVersion),
+                    JSONMember("postback", Self.summary(postback, verdict))
+                ])
+            context.metrics.record(
+                endpoint: .postback, status: 200, findings: findings, durationMicros: 0, fault: nil)
+            context.receivedPostbacks.add(
+                ReceivedPostbackStore.Entry(
+                    id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
+                    device: device, postback: postback, verdict: verdict, bytes: request.body.count))
+            writer.send(.json(body))
+        }
+    }
+
+    /// The journal's `postback` member: what a QA engineer looks for in a line.
+    static func summary(_ postback: ReceivedPostback, _ verdict: PostbackVerdict) -> JSONValue {
+        [
+            "framework": .string(postback.framework.rawValue), "transaction_id": .string(postback.transactionID),
+            "index": .int(Int64(postback.index)), "did_win": postback.didWin.map { .bool($0) } ?? .null,
+            "fine": postback.fine.map { .int($0) } ?? .null, "coarse": postback.coarse.map { .string($0) } ?? .null,
+            "verified": .bool(verdict.verified), "reason": .string(verdict.reason)
+        ]
+    }
+
+    private func record(
+        _ request: SKANRequest, device: String?, response: HTTPResponse, finding: ValidationFinding,
+        tls: HTTPRequest
+    ) {
+        let now = context.clock.nowMilliseconds()
+        var outcome = SKANOutcome.refused(
+            .postback, request, status: response.status.code, body: response.body, findings: [finding],
+            timeMilliseconds: now)
+        outcome.device = device
+        context.journal.record(
+            request: request, outcome: outcome, status: response.status.code, body: response.body,
+            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)])
+        context.metrics.record(
+            endpoint: .postback, status: response.status.code, findings: [finding], durationMicros: 0, fault: nil)
+    }
+}
