@@ -10,9 +10,10 @@ struct AppResponder: HTTPResponder {
     let postbacks: PostbackReceiver
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
-        if Self.isAdmin(request.path) {
+        let path = request.path  // found once: each `path` searches the target for its `?`
+        if Self.isAdmin(path) {
             admin.respond(to: request, writer: writer)
-        } else if let framework = PostbackReceiver.framework(at: request.path) {
+        } else if let framework = PostbackReceiver.framework(at: path) {
             postbacks.respond(to: request, framework: framework, writer: writer)
         } else {
             singular.handle(request, writer)

@@ -77,8 +77,15 @@ struct AdminRouteGroup: HTTPResponder {
     }
 
     /// The admin side's paths, never journaled: `/__admin` and under it, and the console's pages.
+    /// Compared as bytes, on every request: a Singular path differs at its second byte, where
+    /// `hasPrefix` on a Substring walked characters and the set hashed the whole path.
     static func isAdmin(_ path: Substring) -> Bool {
-        path == prefix || path.hasPrefix(prefix + "/") || pages.contains(path)
+        let bytes = path.utf8
+        if bytes.starts(with: prefix.utf8) {
+            let rest = bytes.dropFirst(prefix.utf8.count)
+            return rest.isEmpty || rest.first == UInt8(ascii: "/")
+        }
+        return pages.contains { bytes.elementsEqual($0.utf8) }
     }
 
     /// The admin API's collections, in the order the README lists them, then the console's.
