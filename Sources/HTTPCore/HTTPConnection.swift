@@ -39,9 +39,6 @@ final class HTTPConnection: @unchecked Sendable {
     private var outboundOffset = 0
     /// Taking requests now: an answer that comes inline does not start another round.
     private var processing = false
-    /// The request in flight is HTTP/1.0: a kept connection must say so in its answer, since an
-    /// HTTP/1.0 client takes every answer without `Connection: keep-alive` to end the connection.
-    private var inFlightIsHTTP10 = false
     /// A streamed answer in progress: no further request is served; the connection closes after it.
     private var stream: HTTPStream?
     /// The last exchange's slot, when nothing else holds it (see `ResponseSlot`).
@@ -229,9 +226,10 @@ final class HTTPConnection: @unchecked Sendable {
         var request = incoming
         request.remoteAddress = remoteAddress
         request.tlsVersion = wire.protocolVersion
-        let mine = machine.requestParsed(isHead: request.method == .head, keepAlive: request.keepAlive, now: Self.now())
-            .sequence
-        inFlightIsHTTP10 = request.version == .http10
+        let mine = machine.requestParsed(
+            isHead: request.method == .head, keepAlive: request.keepAlive,
+            announcesKeepAlive: request.version == .http10, now: Self.now()
+        ).sequence
         var spare: ResponseSlot?
         swap(&spare, &spareSlot)
         var slot =
@@ -259,11 +257,11 @@ final class HTTPConnection: @unchecked Sendable {
         switch machine.responseArrived(sequence: sequence, kind: kind) {
         case .ignore:
             return
-        case .write(let includeBody, let keepAlive):
+        case .write(let includeBody, let keepAlive, let announceKeepAlive):
             if case .response(let response) = outcome {
                 response.serialize(
                     into: &outbound, includeBody: includeBody, closeConnection: !keepAlive,
-                    announceKeepAlive: keepAlive && inFlightIsHTTP10)
+                    announceKeepAlive: announceKeepAlive)
             }
         case .startStream:
             guard case .stream(let head, let newStream) = outcome else { return }

@@ -25,6 +25,8 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         let sequence: Int
         let isHead: Bool
         let keepAlive: Bool
+        /// An HTTP/1.0 request: a kept connection must say so in its answer.
+        var announcesKeepAlive = false
     }
 
     /// What the client's side of the socket has said.
@@ -170,10 +172,14 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     }
 
     /// A request was parsed and goes to the responder: its place in line.
-    mutating func requestParsed(isHead: Bool, keepAlive: Bool, now: Double) -> InFlight {
+    mutating func requestParsed(isHead: Bool, keepAlive: Bool, announcesKeepAlive: Bool = false, now: Double)
+        -> InFlight
+    {
         awaitingFirstRequest = false
         sequence += 1
-        let request = InFlight(sequence: sequence, isHead: isHead, keepAlive: keepAlive && !shuttingDown)
+        let request = InFlight(
+            sequence: sequence, isHead: isHead, keepAlive: keepAlive && !shuttingDown,
+            announcesKeepAlive: announcesKeepAlive)
         inFlight = request
         timeouts.enter(.responding, at: now)
         return request
@@ -192,7 +198,9 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         /// Stale (not the request in flight) or the connection is gone.
         case ignore
         /// Write it, with or without its body (HEAD), keeping the connection or closing it after.
-        case write(includeBody: Bool, keepAlive: Bool)
+        /// `announceKeepAlive`: an HTTP/1.0 exchange whose connection stays open, which its answer
+        /// must say (`Connection: keep-alive`), or the client waits for a close.
+        case write(includeBody: Bool, keepAlive: Bool, announceKeepAlive: Bool = false)
         /// Write the stream's head and attach the stream.
         case startStream
         /// Close without a word (an injected fault).
@@ -206,7 +214,9 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         case .complete:
             let keepAlive = request.keepAlive && !shuttingDown
             if !keepAlive { lifecycle = .closingAfterFlush }
-            return .write(includeBody: !request.isHead, keepAlive: keepAlive)
+            return .write(
+                includeBody: !request.isHead, keepAlive: keepAlive,
+                announceKeepAlive: keepAlive && request.announcesKeepAlive)
         case .stream:
             streaming = true
             return .startStream

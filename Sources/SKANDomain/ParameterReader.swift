@@ -172,21 +172,19 @@ public struct ParameterReader {
     /// JSON readers do, with a finding; the earlier ones are neither summed nor written again to the
     /// journal's `skan` object (`params` keeps the text as sent).
     private mutating func keepLastOfEachCurrency(_ amounts: inout [Revenue.Amount], _ name: String) {
-        var seen = Set<String>()
-        var duplicates: [String: Int] = [:]
-        for amount in amounts.reversed() where !seen.insert(amount.currency).inserted {
-            duplicates[amount.currency, default: 1] += 1
+        // From the end: the first of a currency met is the one kept; later ones are only counted.
+        var given: [String: Int] = [:]
+        var kept: [Revenue.Amount] = []
+        for amount in amounts.reversed() {
+            given[amount.currency, default: 0] += 1
+            if given[amount.currency] == 1 { kept.append(amount) }
         }
-        guard !duplicates.isEmpty else { return }
-        var kept = Set<String>()
-        var unique: [Revenue.Amount] = []
-        for amount in amounts.reversed() where kept.insert(amount.currency).inserted { unique.append(amount) }
-        amounts = unique.reversed()
-        for amount in amounts {
-            guard let count = duplicates[amount.currency] else { continue }
+        guard kept.count < amounts.count else { return }
+        amounts = kept.reversed()
+        for amount in amounts where given[amount.currency, default: 1] > 1 {
             add(
                 name, .duplicateCurrency,
-                "\(name) gives \(amount.currency) \(count) times; the last (\(amount.json)) is used, as JSON readers do, not their sum"
+                "\(name) gives \(amount.currency) \(given[amount.currency] ?? 2) times; the last (\(amount.json)) is used, as JSON readers do, not their sum"
             )
         }
     }

@@ -206,4 +206,15 @@ struct HTTPConnectionStateMachineTests {
         _ = streaming.responseArrived(sequence: 1, kind: .stream)
         check(streaming.shutdownRequested(pendingOutput: 0, parser: empty), true)
     }
+
+    /// An HTTP/1.0 request kept alive: the action says to announce it; closed, or HTTP/1.1, nothing to say.
+    @Test func anHTTP10ConnectionKeptAliveIsAnnounced() {
+        var m = machine()
+        _ = m.requestParsed(isHead: false, keepAlive: true, announcesKeepAlive: true, now: 0)
+        check(
+            m.responseArrived(sequence: 1, kind: .complete),
+            .write(includeBody: true, keepAlive: true, announceKeepAlive: true))
+        _ = m.requestParsed(isHead: false, keepAlive: false, announcesKeepAlive: true, now: 1)
+        check(m.responseArrived(sequence: 2, kind: .complete), .write(includeBody: true, keepAlive: false))
+    }
 }
