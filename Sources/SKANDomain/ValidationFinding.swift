@@ -101,9 +101,7 @@ public enum FindingCode: String, Sendable, CaseIterable {
 
 extension FindingCode {
     /// The upstream's failures: no answer to compare with (`skan-mock compare` counts them apart).
-    public static let upstreamFailures: [FindingCode] = [
-        .upstreamTimeout, .upstreamUnreachable, .upstreamSkipped, .upstreamUnusable, .upstreamLoop
-    ]
+    public static let upstreamFailures: [FindingCode] = UpstreamFailure.allCases.map(\.findingCode)
     /// What comparing with an upstream finds: a difference, or one of its failures.
     public static let upstreamComparison: [FindingCode] = [.differsFromUpstream] + upstreamFailures
 }

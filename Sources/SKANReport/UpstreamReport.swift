@@ -34,11 +34,6 @@ public struct UpstreamReport: Sendable, Equatable {
     public static let examplesPerKind = 3
     /// The kinds in the order the summary shows them, named by the finding codes the server writes.
     static let kinds = FindingCode.upstreamComparison.map(\.rawValue)
-    /// The journal's `upstream.error` names and the findings they come with.
-    static let failureKinds: [String: FindingCode] = [
-        "timeout": .upstreamTimeout, "unreachable": .upstreamUnreachable, "not_sent": .upstreamSkipped,
-        "unusable": .upstreamUnusable, "loop": .upstreamLoop
-    ]
 
     public var groups: [Group] = []
     public var examples: [Example] = []
@@ -100,7 +95,7 @@ public struct UpstreamReport: Sendable, Equatable {
         // whatever finding it carries (a code this version does not know, or none).
         var kind = issue?.code
         if case .failed(let error, _, _) = upstream, kind == nil || kind == FindingCode.differsFromUpstream.rawValue {
-            kind = Self.failureKinds[error]?.rawValue ?? "upstream_" + error
+            kind = UpstreamFailure(rawValue: error)?.findingCode.rawValue ?? "upstream_" + error
         }
         let position =
             groups.firstIndex { $0.endpoint == endpoint && $0.window == window }

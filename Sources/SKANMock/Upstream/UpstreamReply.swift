@@ -7,42 +7,8 @@ enum UpstreamReply: Sendable, Equatable {
     case answered(status: Int, body: [UInt8], durationMicros: Int64)
     case failed(Failure, reason: String, durationMicros: Int64)
 
-    /// Why there is no answer to pass on. Each has one name in the code; the journal writes it
-    /// as `upstream.error` and as a finding code, both fixed by the journal's format.
-    enum Failure: Sendable, Equatable {
-        case timeout
-        case unreachable
-        /// It answered, but with nothing skan-mock may pass on (too large, a status that would
-        /// hang the client).
-        case unusable
-        /// The request was never sent: the queue was full, its turn came after the stop, or it
-        /// waited its whole timeout for a connection.
-        case notSent
-        /// The request had come through a skan-mock already.
-        case loop
-
-        /// The journal's `upstream.error`.
-        var journalName: String {
-            switch self {
-            case .timeout: "timeout"
-            case .unreachable: "unreachable"
-            case .unusable: "unusable"
-            case .notSent: "not_sent"
-            case .loop: "loop"
-            }
-        }
-
-        /// The finding the entry gets.
-        var findingCode: FindingCode {
-            switch self {
-            case .timeout: .upstreamTimeout
-            case .unreachable: .upstreamUnreachable
-            case .unusable: .upstreamUnusable
-            case .notSent: .upstreamSkipped
-            case .loop: .upstreamLoop
-            }
-        }
-    }
+    /// Why there is no answer to pass on: the journal's vocabulary, which the reports read too.
+    typealias Failure = UpstreamFailure
 
     /// An answer, unless it breaks the rule record and replay share (it would hang the client or
     /// break the connection's framing): then it is not passed on.
@@ -111,7 +77,7 @@ enum UpstreamReply: Sendable, Equatable {
             JournalRecord.upstreamMember(.answered(.init(status: status, body: body), durationMicros: micros))
         case .failed(let failure, let reason, let micros):
             JournalRecord.upstreamMember(
-                .failed(error: failure.journalName, reason: reason, durationMicros: micros))
+                .failed(error: failure.rawValue, reason: reason, durationMicros: micros))
         }
     }
 

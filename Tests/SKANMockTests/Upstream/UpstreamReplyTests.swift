@@ -26,7 +26,7 @@ struct UpstreamReplyTests {
     /// The journal's `upstream.error` and the finding of each failure.
     @Test func eachFailureHasItsJournalNameAndFinding() {
         let failures: [UpstreamReply.Failure] = [.timeout, .unreachable, .unusable, .notSent, .loop]
-        #expect(failures.map(\.journalName) == ["timeout", "unreachable", "unusable", "not_sent", "loop"])
+        #expect(failures.map(\.rawValue) == ["timeout", "unreachable", "unusable", "not_sent", "loop"])
         #expect(
             failures.map(\.findingCode.rawValue) == [
                 "upstream_timeout", "upstream_unreachable", "upstream_unusable", "upstream_skipped", "upstream_loop"
