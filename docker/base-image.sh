@@ -88,3 +88,18 @@ EOF
     fi
     say "base image ready in $(( $(date +%s) - t0 )) s"
 }
+
+# A free port on 127.0.0.1 for a container on the host's network, below Linux's ephemeral range
+# (32768 and up by default): a port picked there can become the source port of an outgoing
+# connection before the container binds it. Prints it, or nothing when none was found; never
+# prints the port given as its argument (one picked already and not yet bound).
+free_port() {
+    local candidate
+    for _ in $(seq 1 50); do
+        candidate=$(( 20000 + RANDOM % 12000 ))
+        if [ "$candidate" != "${1:-}" ] && ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then
+            echo "$candidate"
+            return
+        fi
+    done
+}

@@ -142,25 +142,14 @@ for needle in '"User":"10001:10001"' '"8080/tcp"' '"8443/tcp"' 'SKAN_MOCK_HTTPS_
 done
 
 # --- 5. run it ---------------------------------------------------------------------------------
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# Candidates below Linux's ephemeral range (32768 and up by default): a port picked there can be
-# taken as the source port of any outgoing connection before the container binds it.
 if [ -n "${SKAN_MOCK_TEST_PORT:-}" ]; then
     port=$SKAN_MOCK_TEST_PORT
 else
-    port=""
-    for _ in $(seq 1 50); do
-        candidate=$(( 20000 + RANDOM % 12000 ))
-        if ! port_in_use "$candidate"; then port=$candidate; break; fi
-    done
+    port=$(free_port "")
     [ -n "$port" ] || fail "found no free port"
 fi
 [ "$port" != 8080 ] || fail "the test must not use port 8080"
-https_port=""
-for _ in $(seq 1 50); do
-    candidate=$(( 20000 + RANDOM % 12000 ))
-    if [ "$candidate" != "$port" ] && ! port_in_use "$candidate"; then https_port=$candidate; break; fi
-done
+https_port=$(free_port "$port")
 [ -n "$https_port" ] || fail "found no free port for HTTPS"
 
 # GET on 127.0.0.1 with bash's /dev/tcp (no curl needed); prints the body.

@@ -128,12 +128,7 @@ in_image sh -c './skan-mock validate config/*.json' >"$work/validate.log" 2>&1 \
 say "no Swift in the image, ldd finds every library, --version is $reported, the bundled models validate"
 
 # --- 3. the server, as the README starts it ---------------------------------------------------------
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=""
-for _ in $(seq 1 50); do
-    candidate=$(( 20000 + RANDOM % 12000 ))
-    if ! port_in_use "$candidate"; then port=$candidate; break; fi
-done
+port=$(free_port "")
 [ -n "$port" ] || fail "found no free port"
 container="skan-mock-release-test-$$"
 timeout 120 "${podman[@]}" run -d --name "$container" --network=host "${limits[@]}" "$image" ./skan-mock --port "$port" \
