@@ -137,8 +137,9 @@ case $platform in
         archs=$(lipo -archs "$binary")
         case " $archs " in *" arm64 "*) ;; *) fail "the binary lacks arm64 ($archs)" ;; esac
         case " $archs " in *" x86_64 "*) ;; *) fail "the binary lacks x86_64 ($archs)" ;; esac
-        if otool -L "$binary" | grep -q '/opt/homebrew\|/usr/local/'; then
-            fail "the binary links a library outside the system: $(otool -L "$binary")"
+        linked=$(otool -L "$binary")
+        if grep -q '/opt/homebrew\|/usr/local/' <<<"$linked"; then
+            fail "the binary links a library outside the system: $linked"
         fi
         ;;
 esac
@@ -240,7 +241,9 @@ EOF
 archive="$output/$name.tar.gz"
 rm -f "$archive" "$archive.sha256"
 # Owner and group are not kept (a user's tar would otherwise try to restore them).
-if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+# Read whole before grep looks: under pipefail `tar --version | grep -q` can fail when grep stops early.
+tar_version=$(tar --version 2>/dev/null || true)
+if grep -q 'GNU tar' <<<"$tar_version"; then
     tar -C "$stage" --owner=0 --group=0 --numeric-owner -czf "$archive" "$name"
 else
     tar -C "$stage" --uid 0 --gid 0 -czf "$archive" "$name"

@@ -142,8 +142,15 @@ until timeout 15 "${podman[@]}" exec "$container" ./skan-mock health --port "$po
     [ "$(date +%s)" -lt "$deadline" ] || { "${podman[@]}" logs "$container" >&2 || true; fail "skan-mock health did not pass within 60 s"; }
     sleep 0.5
 done
-"${podman[@]}" logs "$container" 2>&1 | grep -q "skan-mock listening on http://127.0.0.1:$port" \
-    || fail "no 'skan-mock listening on http://127.0.0.1:$port' line"
+# The log is read whole before grep looks (`podman logs | grep -q` fails under pipefail when grep
+# stops reading early), and read again for a few seconds: conmon may write it after the health check.
+listening="skan-mock listening on http://127.0.0.1:$port"
+for _ in $(seq 1 20); do
+    server_log=$("${podman[@]}" logs "$container" 2>&1 || true)
+    grep -qF "$listening" <<<"$server_log" && break
+    sleep 0.25
+done
+grep -qF "$listening" <<<"$server_log" || fail "no '$listening' line; the log: $server_log"
 say "the server answers skan-mock health on port $port"
 # The README's curl, word for word but for the port (the test never takes 8080).
 url=$(sed -n "s/^curl '\\([^']*\\)'.*/\\1/p" <<<"$curl_line")
