@@ -136,7 +136,7 @@ debian_mirror() {
             [ -f "$f" ] || continue
             sed -e 's/\[[^]]*\]//' "$f" | awk -v want="$codename" '$1 == "deb" && $3 == want { print $2 }'
         done
-    } | head -n 1
+    } | awk 'NR == 1' # reads all: `head` could end the pipe early, a failure under pipefail
 }
 
 # --- 2. the chroot, made once --------------------------------------------------------------------
