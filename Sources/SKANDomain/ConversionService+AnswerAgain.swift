@@ -13,7 +13,7 @@ extension ConversionService {
         else { return nil }
         // As the proxy did the first time: an answer the model cannot read is adopted as one the
         // client could not use, not left out of the device's history.
-        let adopted = AppliedAnswer(status: 200, body: record.response.body) ?? AppliedAnswer(ok: false)
+        let adopted = AppliedAnswer.received(status: 200, body: record.response.body)
         var request = record.request
         if request.path.isEmpty { request.path = endpoint.path }
         _ = handle(endpoint, request, commit: true, adopting: adopted, at: time)

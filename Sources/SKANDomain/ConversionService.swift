@@ -16,7 +16,7 @@ import SystemPOSIX
 ///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...])
 /// let outcome = service.handle(endpoint, request)   // SKANOutcome: status (200), body [UInt8], findings...
 /// // commit: false answers without changing the device (a fault replaced the answer);
-/// // adopting: AppliedAnswer(status:body:), what the client really got (a proxy's or a replay's
+/// // adopting: AppliedAnswer.received(status:body:), what the client really got (a proxy's or a replay's
 /// // answer); at: a past time (--resume). A request refused before this: SKANOutcome.refused(...)
 /// // send the answer (or a fault's), then journal.record(request:outcome:status:body:...) once
 ///
@@ -213,36 +213,45 @@ public final class ConversionService: Sendable {
             skan: skan, window: window, findings: findings, timeMilliseconds: now)
     }
 
-    /// Runs `body` on the device's state under the service lock: in place normally; on a copy with
-    /// `strict`, kept only when `body` accepts the request; on a copy never kept when `commit` is
-    /// false. Without a device id the state is scratch (this request only).
-    private func withDevice(
-        _ devices: inout DeviceStateStore, _ key: String?, _ now: Int64, commit: Bool,
-        _ body: (inout DeviceState) -> (body: [UInt8], accepted: Bool)
-    ) -> [UInt8] {
-        func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
-            let result = body(&device)
-            if result.accepted {
+    /// Runs one request's rules under the service lock on its device's state: in place normally;
+    /// on a copy with `strict`, kept only when the request has no finding; on a copy never kept
+    /// when `commit` is false. Without a device id the state is scratch (this request only). The
+    /// entries the rules used count in the coverage when the request is kept and `counts` is true.
+    private func decide(
+        device key: String?, _ now: Int64, commit: Bool, _ findings: inout [ValidationFinding],
+        counts: (ConversionModel) -> Bool = { _ in true },
+        _ rules: (ConversionModel, inout DeviceState, inout [ValidationFinding], inout EntryHits) -> [UInt8]
+    ) -> (body: [UInt8], coverage: CoverageHits?) {
+        state.withLock { s in
+            let model = s.model
+            var hits = EntryHits()
+            func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
+                let body = rules(model, &device, &findings, &hits)
+                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 device.requests += 1
                 device.lastSeenMilliseconds = now
+                return (body, true)
             }
-            return result
+            let body: [UInt8]
+            if let key {
+                if !commit {
+                    var copy = s.devices.peek(key) ?? DeviceState(nowMilliseconds: now)
+                    body = run(&copy).body
+                } else if strict {
+                    var copy = s.devices.get(key) ?? DeviceState(nowMilliseconds: now)
+                    let result = run(&copy)
+                    if result.accepted { s.devices.set(key, copy) }
+                    body = result.body
+                } else {
+                    body = s.devices.update(key, make: { DeviceState(nowMilliseconds: now) }, { run(&$0).body })
+                }
+            } else {
+                var scratch = DeviceState(nowMilliseconds: now)
+                body = run(&scratch).body
+            }
+            let kept = State.kept(commit: commit, strict: strict, findings: findings) && counts(model)
+            return (body, kept ? s.coverage.record(hits) : nil)
         }
-        guard let key else {
-            var scratch = DeviceState(nowMilliseconds: now)
-            return run(&scratch).body
-        }
-        if !commit {
-            var copy = devices.peek(key) ?? DeviceState(nowMilliseconds: now)
-            return run(&copy).body
-        }
-        if strict {
-            var copy = devices.get(key) ?? DeviceState(nowMilliseconds: now)
-            let result = run(&copy)
-            if result.accepted { devices.set(key, copy) }
-            return result.body
-        }
-        return devices.update(key, make: { DeviceState(nowMilliseconds: now) }, { run(&$0).body })
     }
 
     // MARK: SKAN 3
@@ -254,82 +263,16 @@ public final class ConversionService: Sendable {
         let p = SKAN3Parameters.parse(&reader)
         identityFindings(.skan3, common, &reader, path: path)
         var findings = reader.findings
-        var hits = EntryHits()
-        var counted: CoverageHits?
-        let body: [UInt8] = state.withLock { s in
-            let model = s.model
-            let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
-                if let v = p.conversionValue {
-                    if let highest = device.skan3.highestValueSent, v < highest {
-                        findings.append(
-                            ValidationFinding(
-                                param: SKAN3Parameters.conversionValueName.name, code: .skan3ValueDecreased,
-                                message:
-                                    "conversion_value \(v) is lower than \(highest), which this device sent before; SKAN 3 values never go down"
-                            ))
-                    }
-                    if v > (device.skan3.highestValueSent ?? -1) { device.skan3.highestSentMilliseconds = now }
-                    device.skan3.highestValueSent = max(device.skan3.highestValueSent ?? v, v)
-                }
-                if let first = p.firstCall { device.skan3.firstCallSeconds = first }
-                if let event = common.event {
-                    device.skan3.eventBytes += DeviceState.count(event, in: &device.skan3.events)
-                }
-
-                var answer: Int64?
-                var body: [UInt8]
-                switch p.valueProblem {
-                case .missing:
-                    body = SKANResponse.error(
-                        "conversion_value is missing; send the current conversion value (initialise it to 0 before the first call)"
-                    )
-                case .notAnInteger(let text):
-                    body = SKANResponse.error(
-                        "conversion_value \(quoted(text)) is not an integer; send the current conversion value (initialise it to 0 before the first call)"
-                    )
-                case nil:
-                    let current = p.conversionValue ?? 0
-                    switch model.skan3 {
-                    case .increment(let max, let whenExhausted):
-                        if current < max {
-                            answer = Swift.min(63, Swift.max(0, current + 1))
-                            body = SKANResponse.skan3(answer!)
-                        } else {
-                            body = whenExhausted == .empty ? [] : SKANResponse.ok()
-                        }
-                    case .rules(let table):
-                        let days = p.firstCall.map {
-                            floorDivide(saturatingSubtract(floorDivide(now, 1000), $0), 86_400)
-                        }
-                        var context = EvaluationContext(
-                            counts: device.skan3.events, daysSinceFirstCall: days, rates: model.currency,
-                            totalIAP: (p.totalRevenue, SKAN3Parameters.totalRevenueName.name), totalAdmon: (nil, ""),
-                            windowIAP: (nil, ""), windowAdmon: (nil, ""))
-                        let chosen = table.evaluate(&context)?.fine ?? current
-                        hits = context.hits
-                        hits.table = 0
-                        findings.append(contentsOf: context.findings)
-                        answer = Swift.min(63, Swift.max(0, Swift.max(current, chosen)))
-                        body = SKANResponse.skan3(answer!)
-                    }
-                }
-                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
-                let previous = device.skan3.lastValueReturned
-                if let adopted {
-                    if adopted.ok, let value = adopted.value { device.skan3.lastValueReturned = value }
-                } else {
-                    device.skan3.lastValueReturned = answer ?? device.skan3.lastValueReturned
-                }
-                if let value = device.skan3.lastValueReturned, value > (previous ?? -1) {
-                    device.skan3.lastRaisedMilliseconds = now
-                }
-                return (body, true)
-            }
-            if State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
+        let (body, coverage) = decide(device: common.device, now, commit: commit, &findings) {
+            model, device, findings, hits in
+            let (body, value) = SKAN3Rules(model: model).answer(
+                p, event: common.event, device: &device.skan3, findings: &findings, hits: &hits, now: now)
+            let kept: Int64? = if let adopted { adopted.ok ? adopted.value : nil } else { value }
+            device.skan3.remember(kept, at: now)
             return body
         }
         var result = outcome(.skan3, body, common, .skan3(p), nil, findings, now)
-        result.coverage = counted
+        result.coverage = coverage
         return result
     }
 
@@ -347,176 +290,56 @@ public final class ConversionService: Sendable {
                 "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution"
             )
         }
-        let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
-        p.checkConsistency(window: window, reader: &reader)
+        let decision = WindowDecision(p, nowMilliseconds: now, reader: &reader)
         var findings = reader.findings
-        lockParameterFinding(p, window, &findings)
-        var hits = EntryHits()
-        var counted: CoverageHits?
-        let body: [UInt8] = state.withLock { s in
-            let model = s.model
-            let body = withDevice(&s.devices, common.device, now, commit: commit) { device in
-                let body = windowedAnswer(
-                    p, window, common.event, model, &device.skan4, &findings, &hits, now, answering: true,
-                    adopting: adopted
-                ) { fine, answer in
-                    SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
-                }
-                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
-                return (body, true)
-            }
-            if State.kept(commit: commit, strict: strict, findings: findings) { counted = s.coverage.record(hits) }
-            return body
+        if let lock = decision.lockParameterFinding { findings.append(lock) }
+        let (body, coverage) = decide(device: common.device, now, commit: commit, &findings) {
+            model, device, findings, hits in
+            let chosen = WindowedRules(model: model).answer(
+                decision, event: common.event, device: &device.skan4, findings: &findings, hits: &hits, now: now,
+                answering: true, adopting: adopted)
+            guard let (fine, answer) = chosen else { return SKANResponse.ok() }
+            return SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
         }
-        var result = outcome(.skan4, body, common, .skan4(p), window, findings, now)
-        result.coverage = counted
+        var result = outcome(.skan4, body, common, .skan4(p), decision.window, findings, now)
+        result.coverage = coverage
         return result
-    }
-
-    /// The client says the current window is locked, yet asks for an update in it.
-    private func lockParameterFinding(
-        _ p: SKAN4Parameters, _ window: SKANWindow?, _ findings: inout [ValidationFinding]
-    ) {
-        guard let n = window?.index, let lock = p.windows[n].windowLock else { return }
-        let name = SKANWindowParameters.windowLockName(n).name
-        findings.append(
-            ValidationFinding(
-                param: name, code: .updateAfterWindowLock,
-                message:
-                    "\(name) is set (\(lock)): p\(n) was locked, so iOS ignores this update; stop asking for values \(n + 1 < 3 ? "until p\(n + 1) begins" : "(p2 is the last window)")"
-            ))
-    }
-
-    /// The SKAN 4 logic shared by `/api/v2/conversion_value` and the S2S endpoints: counts the event,
-    /// runs the findings that need the device's history, evaluates the window's table and remembers
-    /// what was answered. `render` turns the chosen fine value and answer into the body. `answering`
-    /// is false where no value is asked for (an S2S notification the model does not answer): then
-    /// the model is not consulted and nothing but the client's own values and the event count
-    /// becomes device state, since only values actually sent may be held against later requests.
-    private func windowedAnswer(
-        _ p: SKAN4Parameters, _ window: SKANWindow?, _ event: String?, _ model: ConversionModel,
-        _ device: inout WindowedDeviceState, _ findings: inout [ValidationFinding],
-        _ hits: inout EntryHits, _ now: Int64, answering: Bool, adopting adopted: AppliedAnswer? = nil,
-        render: (Int64, ModelAnswer) -> [UInt8]
-    ) -> [UInt8] {
-        guard let window, let n = window.index, let first = p.firstCall else { return SKANResponse.ok() }
-        // The latest first call the client sent: a simulated device (`skan-mock simulate`, a
-        // test's own client) ages by sending an older one, whose windows are the ones it is in; a
-        // newer one is a reinstall, a new attribution whose windows start empty.
-        if let known = device.firstCallSeconds, first > known {
-            device.reinstall(firstCallSeconds: first)
-        }
-        device.firstCallSeconds = first
-        device.noteAppReported(p.windows, through: n)
-        if n == 0 {
-            if let f = p.currentFine { device.p0Fine = f }
-        } else if let f = p.currentFine {
-            if let base = device.p0Fine {
-                if f != base {
-                    findings.append(
-                        ValidationFinding(
-                            param: p.currentFineName.name, code: .fineValueChangedAfterP0,
-                            message:
-                                "\(p.currentFineName.name) \(f) differs from \(base), the fine value this device had when p0 ended; iOS ignores fine values after p0, so keep sending the last p0 value"
-                        ))
-                }
-            } else {
-                device.p0Fine = f
-            }
-        }
-        if answering && device.lockedByServer[n] && p.windows[n].windowLock == nil {
-            findings.append(
-                ValidationFinding(
-                    param: SKANWindowParameters.windowLockName(n).name, code: .updateAfterWindowLock,
-                    message:
-                        "the server answered lock=true in p\(n) for this device, so iOS ignores this update (and the client did not send \(SKANWindowParameters.windowLockName(n).name))"
-                ))
-        }
-        if let event { device.eventBytes += DeviceState.count(event, in: &device.events[n]) }
-        if let adopted, adopted.ok, adopted.value != nil || adopted.coarse != nil || adopted.lock != nil {
-            // The client got another answer than the model's: its values are the device's now.
-            let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
-            let adoptedFine = n == 0 ? (adopted.value ?? current) : current
-            device.lastReturned[n] = ModelAnswer(fine: adoptedFine, coarse: adopted.coarse, lock: adopted.lock ?? false)
-            device.lastSetMilliseconds[n] = now
-            if adopted.lock == true {
-                device.lockedByServer[n] = true
-                device.lock(n, at: now)
-            }
-            if n == 0 { device.p0Fine = adoptedFine }
-        }
-        guard answering, let table = model.skan4[n] else { return SKANResponse.ok() }
-        let days = floorDivide(saturatingSubtract(floorDivide(now, 1000), first), 86_400)
-        var context = EvaluationContext(
-            counts: device.events[n], daysSinceFirstCall: days, rates: model.currency,
-            totalIAP: (p.totalRevenue, SKAN4Parameters.totalRevenueName.name),
-            totalAdmon: (p.totalAdmonRevenue, SKAN4Parameters.totalAdmonRevenueName.name),
-            windowIAP: (p.windows[n].iapRevenue, SKANWindowParameters.iapRevenueName(n).name),
-            windowAdmon: (p.windows[n].admonRevenue, SKANWindowParameters.admonRevenueName(n).name))
-        let chosen = table.evaluate(&context)
-        findings.append(contentsOf: context.findings)
-        hits = context.hits
-        hits.table = n + 1
-        guard let answer = chosen else { return SKANResponse.ok() }
-        let current = Swift.min(63, Swift.max(0, p.currentFine ?? 0))
-        let fine = n == 0 ? (answer.fine ?? current) : current
-        // What the model would answer is rendered; only an answer the client got is remembered.
-        if adopted != nil { return render(fine, answer) }
-        device.lastReturned[n] = ModelAnswer(fine: fine, coarse: answer.coarse, lock: answer.lock)
-        device.lastSetMilliseconds[n] = now
-        if answer.lock {
-            device.lockedByServer[n] = true
-            device.lock(n, at: now)
-        }
-        if n == 0 { device.p0Fine = fine }
-        return render(fine, answer)
     }
 
     // MARK: S2S
 
     /// A session or event notification. It asks for a value only when the model's `s2s` section
     /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
-    /// gets no lock finding.
+    /// gets no lock finding, and no entry of the model is used.
     private func handleS2S(
         _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
         _ now: Int64, _ commit: Bool, _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
         let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: path)
         let p = s2s.skan
-        let window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
-        p.checkConsistency(window: window, reader: &reader)
+        let decision = WindowDecision(p, nowMilliseconds: now, reader: &reader)
         var findings = reader.findings
         if let refusal = s2s.refusal {
-            return outcome(endpoint, SKANResponse.error(refusal), common, .skan4(p), window, findings, now)
+            return outcome(endpoint, SKANResponse.error(refusal), common, .skan4(p), decision.window, findings, now)
         }
         // On Singular's S2S session endpoint `n` is the application's name, not an event (RudderStack
         // maps it from the app name; Singular's Python sample sends n='Go Go Magnet!'): a launch is a
         // session, whatever its `n`.
         let event = endpoint.isLaunch ? Self.session : common.event
-        var hits = EntryHits()
-        var counted: CoverageHits?
-        let body: [UInt8] = state.withLock { s in
-            let model = s.model
+        let (body, coverage) = decide(
+            device: common.device(for: endpoint), now, commit: commit, &findings,
+            counts: { $0.isActive(for: endpoint) }
+        ) { model, device, findings, hits in
             let asksForValue = model.isActive(for: endpoint)
-            if asksForValue { lockParameterFinding(p, window, &findings) }
-            let body = withDevice(&s.devices, common.device(for: endpoint), now, commit: commit) { device in
-                let body = windowedAnswer(
-                    p, window, event, model, &device.s2s, &findings, &hits, now, answering: asksForValue,
-                    adopting: adopted
-                ) { fine, _ in
-                    SKANResponse.s2s(fine)
-                }
-                if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
-                return (body, true)
-            }
-            // An S2S endpoint the model does not answer values on used no entry.
-            if asksForValue && State.kept(commit: commit, strict: strict, findings: findings) {
-                counted = s.coverage.record(hits)
-            }
-            return body
+            if asksForValue, let lock = decision.lockParameterFinding { findings.append(lock) }
+            let chosen = WindowedRules(model: model).answer(
+                decision, event: event, device: &device.s2s, findings: &findings, hits: &hits, now: now,
+                answering: asksForValue, adopting: adopted)
+            guard let (fine, _) = chosen else { return SKANResponse.ok() }
+            return SKANResponse.s2s(fine)
         }
-        var result = outcome(endpoint, body, common, .skan4(p), window, findings, now)
-        result.coverage = counted
+        var result = outcome(endpoint, body, common, .skan4(p), decision.window, findings, now)
+        result.coverage = coverage
         return result
     }
 }

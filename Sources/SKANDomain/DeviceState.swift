@@ -78,6 +78,14 @@ public struct SKAN3DeviceState: Sendable, Equatable {
     /// The device's `first_call_to_skadnetwork_timestamp` (seconds), part of its transaction-id.
     public var firstCallSeconds: Int64?
 
+    /// The client got `value` at `now` (nil: an answer without one changes nothing); a value
+    /// higher than the last starts SKAN 3's postback timer again.
+    mutating func remember(_ value: Int64?, at now: Int64) {
+        guard let value else { return }
+        if value > (lastValueReturned ?? -1) { lastRaisedMilliseconds = now }
+        lastValueReturned = value
+    }
+
     var json: JSONValue {
         .object([
             JSONMember("events", DeviceState.eventsJSON(events)),
@@ -125,6 +133,18 @@ public struct WindowedDeviceState: Sendable, Equatable {
             if let coarse = windows[n].coarse, (0...2).contains(coarse) { appCoarse[n] = coarse }
             if let lock = windows[n].windowLock { appLockSeconds[n] = lock }
         }
+    }
+
+    /// The client got `answer` in window `n` at `now` (the model's, or one it was given instead):
+    /// the window's values are these now, a lock locks it, and in p0 the fine value is the device's.
+    mutating func remember(_ answer: ModelAnswer, window n: Int, at now: Int64) {
+        lastReturned[n] = answer
+        lastSetMilliseconds[n] = now
+        if answer.lock {
+            lockedByServer[n] = true
+            lock(n, at: now)
+        }
+        if n == 0, let fine = answer.fine { p0Fine = fine }
     }
 
     /// Window `n` was locked at `now` (milliseconds): the first lock counts, with the values it held.

@@ -23,6 +23,20 @@ public struct AppliedAnswer: Sendable, Equatable, CustomStringConvertible {
         lock = json["skan_updated_lock_window_value"]?.boolValue
     }
 
+    /// What a client that got this answer holds: an answer the server cannot read (garbage, HTML)
+    /// is one it could not use. The one reading of a proxied, replayed or journaled answer that
+    /// the device's state adopts.
+    public static func received(status: Int, body: [UInt8]) -> AppliedAnswer {
+        AppliedAnswer(status: status, body: body) ?? AppliedAnswer(ok: false)
+    }
+
+    /// The values a device keeps in window `n` from this answer, or nil when it has none to keep
+    /// (an error, or an `ok` without values). As with the model's: a fine value counts in p0 only.
+    func windowAnswer(window n: Int, currentFine current: Int64) -> ModelAnswer? {
+        guard ok, value != nil || coarse != nil || lock != nil else { return nil }
+        return ModelAnswer(fine: n == 0 ? (value ?? current) : current, coarse: coarse, lock: lock ?? false)
+    }
+
     /// `ok, value 3, coarse 1, lock false` or `error`.
     public var description: String {
         guard ok else { return "error" }

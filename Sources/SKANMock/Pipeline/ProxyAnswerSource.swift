@@ -20,7 +20,7 @@ struct ProxyAnswerSource: AnswerSource {
             case .answered(let upstreamStatus, let upstreamBody, _):
                 status = upstreamStatus
                 body = upstreamBody
-                let adopted = AppliedAnswer(status: upstreamStatus, body: upstreamBody) ?? AppliedAnswer(ok: false)
+                let adopted = AppliedAnswer.received(status: upstreamStatus, body: upstreamBody)
                 outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
             case .failed(_, let reason, _):
                 status = 502

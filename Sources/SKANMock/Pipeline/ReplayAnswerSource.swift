@@ -25,7 +25,7 @@ struct ReplayAnswerSource: AnswerSource {
                     members: [JournalRecord.replayedMember(false)]))
             return
         }
-        let adopted = AppliedAnswer(status: recorded.status, body: recorded.body) ?? AppliedAnswer(ok: false)
+        let adopted = AppliedAnswer.received(status: recorded.status, body: recorded.body)
         let outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
         var members = [JournalRecord.replayedMember(true), SingularAnswer.modelMember(outcome)]
         if let id = recorded.journalId { members.append(JournalRecord.recordedIdMember(id)) }
