@@ -15,6 +15,8 @@ import SystemPOSIX
 /// let request = SKANRequest(method: "GET", path: path, remote: "127.0.0.1:53211",
 ///                           parameters: [("a", "key"), ("n", "__SESSION__"), ...])
 /// let outcome = service.handle(endpoint, request)   // SKANOutcome: status (200), body [UInt8], findings...
+/// // or read once, then answer: let parsed = ParsedSKANRequest(endpoint, request, nowMilliseconds: now)
+/// //                           ReplayKey(parsed); service.answer(parsed, commit:adopting:)
 /// // commit: false answers without changing the device (a fault replaced the answer);
 /// // adopting: AppliedAnswer.received(status:body:), what the client really got (a proxy's or a replay's
 /// // answer); at: a past time (--resume). A request refused before this: SKANOutcome.refused(...)
@@ -145,72 +147,39 @@ public final class ConversionService: Sendable {
         _ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
         adopting adopted: AppliedAnswer? = nil, at time: Int64? = nil
     ) -> SKANOutcome {
-        let now = time ?? clock.nowMilliseconds()
-        let parameters = request.parameters
-        let common = CommonParameters(parameters)
-        var reader = ParameterReader(parameters: parameters, nowMilliseconds: now)
-        if endpoint != .unmatched { lengthFindings(endpoint, common, &reader) }
-        let outcome: SKANOutcome
-        switch endpoint {
-        case .skan3: outcome = handleSKAN3(common, &reader, path: request.path, now, commit, adopted)
-        case .skan4: outcome = handleSKAN4(common, &reader, path: request.path, now, commit, adopted)
-        case .launch, .event, .launch2, .event2:
-            outcome = handleS2S(endpoint, common, &reader, path: request.path, now, commit, adopted)
-        case .unmatched, .postback:
-            outcome = SKANOutcome.refused(
-                endpoint, request, status: 404, body: [], findings: [], timeMilliseconds: now)
+        answer(
+            ParsedSKANRequest(endpoint, request, nowMilliseconds: time ?? clock.nowMilliseconds()), commit: commit,
+            adopting: adopted)
+    }
+
+    /// Answers a request read already (`handle` reads and answers; `--replay` reads first, to find
+    /// the recording). The same rules as `handle`.
+    public func answer(
+        _ parsed: ParsedSKANRequest, commit: Bool = true, adopting adopted: AppliedAnswer? = nil
+    ) -> SKANOutcome {
+        switch parsed.family {
+        case .skan3(let p): return answerSKAN3(parsed, p, commit, adopted)
+        case .skan4(let decision): return answerSKAN4(parsed, decision, commit, adopted)
+        case .s2s(let decision, let refusal): return answerS2S(parsed, decision, refusal, commit, adopted)
+        case .none:
+            return SKANOutcome.refused(
+                parsed.endpoint, parsed.request, status: 404, body: [], findings: [],
+                timeMilliseconds: parsed.nowMilliseconds)
         }
-        return outcome
     }
 
     /// The event name of a session.
     static let session = "__SESSION__"
 
-    /// A device id or event name longer than the server keeps: said, and kept cut (`CommonParameters`).
-    private func lengthFindings(
-        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader
-    ) {
-        let limit = CommonParameters.maxIdentifierBytes
-        if let (name, bytes) = common.deviceTooLong(for: endpoint) {
-            reader.add(
-                name, .deviceIDTooLong,
-                "\(name) is \(bytes) bytes; a device id is 36 characters (an IDFV is a UUID), so this one is likely not what the app meant to send; the server keeps this device's state under its first \(limit) bytes"
-            )
-        }
-        // On a launch, `n` is the app's name, not an event.
-        if let bytes = common.eventTooLong, !endpoint.isLaunch {
-            reader.add(
-                .event, .eventNameTooLong,
-                "n is \(bytes) bytes; event names are short (__SESSION__, purchase), and the server counts this one under its first \(limit) bytes"
-            )
-        }
-    }
-
-    private func identityFindings(
-        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String
-    ) {
-        if !common.has(.apiKey) {
-            reader.add(.apiKey, .missingParameter, MissingAPIKey.message(endpoint: endpoint, path: path))
-        }
-        if common.event == nil {
-            reader.add(.event, .missingParameter, "n (the event name, __SESSION__ for a session) is missing")
-        }
-        if common.device == nil {
-            reader.add(
-                .idfv, .missingParameter,
-                "no device id: send idfv (or sing, or idfa) so that the server can keep this device's state")
-        }
-    }
-
-    /// The journal's `event` is `n`, but for a launch: that is a session, and its `n` the app's name.
     private func outcome(
-        _ endpoint: SKANEndpoint, _ body: [UInt8], _ common: CommonParameters, _ skan: SKANMetadata,
-        _ window: SKANWindow?, _ findings: [ValidationFinding], _ now: Int64
+        _ parsed: ParsedSKANRequest, _ body: [UInt8], _ skan: SKANMetadata, _ window: SKANWindow?,
+        _ findings: [ValidationFinding], _ coverage: CoverageHits?
     ) -> SKANOutcome {
-        SKANOutcome(
-            endpoint: endpoint, status: 200, body: body, device: common.device(for: endpoint),
-            event: endpoint.isLaunch ? Self.session : common.event,
-            skan: skan, window: window, findings: findings, timeMilliseconds: now)
+        var outcome = SKANOutcome(
+            endpoint: parsed.endpoint, status: 200, body: body, device: parsed.device, event: parsed.event,
+            skan: skan, window: window, findings: findings, timeMilliseconds: parsed.nowMilliseconds)
+        outcome.coverage = coverage
+        return outcome
     }
 
     /// Runs one request's rules under the service lock on its device's state: in place normally;
@@ -256,90 +225,70 @@ public final class ConversionService: Sendable {
 
     // MARK: SKAN 3
 
-    private func handleSKAN3(
-        _ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-        _ commit: Bool, _ adopted: AppliedAnswer?
+    private func answerSKAN3(
+        _ parsed: ParsedSKANRequest, _ p: SKAN3Parameters, _ commit: Bool, _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let p = SKAN3Parameters.parse(&reader)
-        identityFindings(.skan3, common, &reader, path: path)
-        var findings = reader.findings
-        let (body, coverage) = decide(device: common.device, now, commit: commit, &findings) {
+        let now = parsed.nowMilliseconds
+        var findings = parsed.findings
+        let (body, coverage) = decide(device: parsed.device, now, commit: commit, &findings) {
             model, device, findings, hits in
             let (body, value) = SKAN3Rules(model: model).answer(
-                p, event: common.event, device: &device.skan3, findings: &findings, hits: &hits, now: now)
+                p, event: parsed.common.event, device: &device.skan3, findings: &findings, hits: &hits, now: now)
             let kept: Int64? = if let adopted { adopted.ok ? adopted.value : nil } else { value }
             device.skan3.remember(kept, at: now)
             return body
         }
-        var result = outcome(.skan3, body, common, .skan3(p), nil, findings, now)
-        result.coverage = coverage
-        return result
+        return outcome(parsed, body, .skan3(p), nil, findings, coverage)
     }
 
     // MARK: SKAN 4
 
-    private func handleSKAN4(
-        _ common: CommonParameters, _ reader: inout ParameterReader, path: String, _ now: Int64,
-        _ commit: Bool, _ adopted: AppliedAnswer?
+    private func answerSKAN4(
+        _ parsed: ParsedSKANRequest, _ decision: WindowDecision, _ commit: Bool, _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let p = SKAN4Parameters.parse(&reader)
-        identityFindings(.skan4, common, &reader, path: path)
-        if p.firstCall == nil && !reader.has(p.firstCallName) {
-            reader.add(
-                p.firstCallName, .missingParameter,
-                "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution"
-            )
-        }
-        let decision = WindowDecision(p, nowMilliseconds: now, reader: &reader)
-        var findings = reader.findings
+        let now = parsed.nowMilliseconds
+        var findings = parsed.findings
         if let lock = decision.lockParameterFinding { findings.append(lock) }
-        let (body, coverage) = decide(device: common.device, now, commit: commit, &findings) {
+        let (body, coverage) = decide(device: parsed.device, now, commit: commit, &findings) {
             model, device, findings, hits in
             let chosen = WindowedRules(model: model).answer(
-                decision, event: common.event, device: &device.skan4, findings: &findings, hits: &hits, now: now,
-                answering: true, adopting: adopted)
+                decision, event: parsed.common.event, device: &device.skan4, findings: &findings, hits: &hits,
+                now: now, answering: true, adopting: adopted)
             guard let (fine, answer) = chosen else { return SKANResponse.ok() }
             return SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
         }
-        var result = outcome(.skan4, body, common, .skan4(p), decision.window, findings, now)
-        result.coverage = coverage
-        return result
+        return outcome(parsed, body, .skan4(decision.parameters), decision.window, findings, coverage)
     }
 
     // MARK: S2S
 
     /// A session or event notification. It asks for a value only when the model's `s2s` section
     /// turns the endpoint on; otherwise a forwarded `pN_window_lock` is news, not a mistake, and
-    /// gets no lock finding, and no entry of the model is used.
-    private func handleS2S(
-        _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String,
-        _ now: Int64, _ commit: Bool, _ adopted: AppliedAnswer?
+    /// gets no lock finding, and no entry of the model is used. On Singular's S2S session endpoint
+    /// `n` is the application's name, not an event (RudderStack maps it from the app name;
+    /// Singular's Python sample sends n='Go Go Magnet!'): a launch is a session, whatever its `n`.
+    private func answerS2S(
+        _ parsed: ParsedSKANRequest, _ decision: WindowDecision, _ refusal: String?, _ commit: Bool,
+        _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: path)
-        let p = s2s.skan
-        let decision = WindowDecision(p, nowMilliseconds: now, reader: &reader)
-        var findings = reader.findings
-        if let refusal = s2s.refusal {
-            return outcome(endpoint, SKANResponse.error(refusal), common, .skan4(p), decision.window, findings, now)
+        let now = parsed.nowMilliseconds
+        let endpoint = parsed.endpoint
+        var findings = parsed.findings
+        let skan = SKANMetadata.skan4(decision.parameters)
+        if let refusal {
+            return outcome(parsed, SKANResponse.error(refusal), skan, decision.window, findings, nil)
         }
-        // On Singular's S2S session endpoint `n` is the application's name, not an event (RudderStack
-        // maps it from the app name; Singular's Python sample sends n='Go Go Magnet!'): a launch is a
-        // session, whatever its `n`.
-        let event = endpoint.isLaunch ? Self.session : common.event
         let (body, coverage) = decide(
-            device: common.device(for: endpoint), now, commit: commit, &findings,
-            counts: { $0.isActive(for: endpoint) }
+            device: parsed.device, now, commit: commit, &findings, counts: { $0.isActive(for: endpoint) }
         ) { model, device, findings, hits in
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue, let lock = decision.lockParameterFinding { findings.append(lock) }
             let chosen = WindowedRules(model: model).answer(
-                decision, event: event, device: &device.s2s, findings: &findings, hits: &hits, now: now,
+                decision, event: parsed.event, device: &device.s2s, findings: &findings, hits: &hits, now: now,
                 answering: asksForValue, adopting: adopted)
             guard let (fine, _) = chosen else { return SKANResponse.ok() }
             return SKANResponse.s2s(fine)
         }
-        var result = outcome(endpoint, body, common, .skan4(p), decision.window, findings, now)
-        result.coverage = coverage
-        return result
+        return outcome(parsed, body, skan, decision.window, findings, coverage)
     }
 }

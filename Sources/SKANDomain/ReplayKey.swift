@@ -60,23 +60,28 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
     /// The key of a request to `endpoint` judged at `nowMilliseconds` (the window depends on it);
     /// nil for `unmatched`, which is never answered from a recording.
     public init?(endpoint: SKANEndpoint, parameters: RequestParameters, nowMilliseconds: Int64) {
-        var reader = ParameterReader(parameters: parameters, nowMilliseconds: nowMilliseconds)
-        let common = CommonParameters(parameters)
-        self.endpoint = endpoint
-        event = endpoint.isLaunch ? ConversionService.session : common.event
-        switch endpoint {
-        case .unmatched, .postback:
+        self.init(
+            ParsedSKANRequest(
+                endpoint, SKANRequest(path: endpoint.path, parameters: parameters), nowMilliseconds: nowMilliseconds))
+    }
+
+    /// The key of a request read already (the server reads it once, then answers it).
+    public init?(_ parsed: ParsedSKANRequest) {
+        endpoint = parsed.endpoint
+        event = parsed.event
+        switch parsed.family {
+        case .none:
             return nil
-        case .skan3:
-            let p = SKAN3Parameters.parse(&reader)
+        case .skan3(let p):
             value = p.conversionValue
             totalRevenue = Self.amounts(p.totalRevenue)
-        case .skan4, .launch, .event, .launch2, .event2:
-            let p = SKAN4Parameters.parse(&reader, acceptSKAN3Names: endpoint != .skan4)
-            window = p.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: nowMilliseconds) }
+        case .skan4(let decision), .s2s(let decision, _):
+            let p = decision.parameters
+            window = decision.window
             value = p.currentFine
             totalRevenue = Self.amounts(p.totalRevenue)
             totalAdmonRevenue = Self.amounts(p.totalAdmonRevenue)
+            let parameters = parsed.request.parameters
             windows = (0..<3).map { n in
                 let w = p.windows[n]
                 return Window(

@@ -1,7 +1,7 @@
 /// The window a SKAN 4 request (`/api/v2/conversion_value`, or an S2S notification) falls in,
 /// decided once from its first call and the time, with the findings that need that window; the
 /// windowed rules, the journal and the outcome all read this one decision.
-struct WindowDecision {
+struct WindowDecision: Sendable {
     let parameters: SKAN4Parameters
     /// nil without a first call: then no window can be chosen and nothing is answered.
     let window: SKANWindow?

@@ -12,14 +12,21 @@ struct ModelAnswerSource: AnswerSource {
         answered(answer(exchange, endpoint: endpoint))
     }
 
-    /// The model's answer, with a fault applied if one is due. `findings` and `members` (a
-    /// replay's miss) go into the entry before the fault's.
+    /// The model's answer, with a fault applied if one is due. `parsed`, `findings` and `members`
+    /// are a replay's miss: the request it read already, and what goes into the entry before the
+    /// fault's.
     func answer(
-        _ exchange: SingularExchange, endpoint: SKANEndpoint, findings: [ValidationFinding] = [],
-        members: [JSONMember] = []
+        _ exchange: SingularExchange, endpoint: SKANEndpoint, parsed: ParsedSKANRequest? = nil,
+        findings: [ValidationFinding] = [], members: [JSONMember] = []
     ) -> SingularAnswer {
         let fault = context.faults.decide(for: endpoint)
-        var outcome = context.service.handle(endpoint, exchange.request, commit: fault.answer == nil)
+        let commit = fault.answer == nil
+        var outcome =
+            if let parsed {
+                context.service.answer(parsed, commit: commit)
+            } else {
+                context.service.handle(endpoint, exchange.request, commit: commit)
+            }
         outcome.findings += findings
         var status = outcome.status
         var body = outcome.body

@@ -13,20 +13,20 @@ struct ReplayAnswerSource: AnswerSource {
     func answer(
         _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
     ) {
-        let device = CommonParameters(exchange.request.parameters).device(for: endpoint)
-        let key = ReplayKey(
-            endpoint: endpoint, parameters: exchange.request.parameters,
-            nowMilliseconds: context.clock.nowMilliseconds())
+        // Read once: the recording is looked up by it, and the model answers it.
+        let parsed = ParsedSKANRequest(endpoint, exchange.request, nowMilliseconds: context.clock.nowMilliseconds())
+        let device = parsed.device
+        let key = ReplayKey(parsed)
         guard let key, let recorded = replay.take(device: device, key: key) else {
             let notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
             answered(
                 model.answer(
-                    exchange, endpoint: endpoint, findings: notRecorded.map { [$0] } ?? [],
+                    exchange, endpoint: endpoint, parsed: parsed, findings: notRecorded.map { [$0] } ?? [],
                     members: [JournalRecord.replayedMember(false)]))
             return
         }
         let adopted = AppliedAnswer.received(status: recorded.status, body: recorded.body)
-        let outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
+        let outcome = context.service.answer(parsed, commit: true, adopting: adopted)
         var members = [JournalRecord.replayedMember(true), SingularAnswer.modelMember(outcome)]
         if let id = recorded.journalId { members.append(JournalRecord.recordedIdMember(id)) }
         answered(
