@@ -2,9 +2,10 @@ import Dispatch
 import SystemPOSIX
 
 /// One accepted socket: carries out what its `HTTPConnectionStateMachine` decides. It owns the
-/// descriptor, the read and write buffers, the parser and the wire layer (`ConnectionWire`: plain,
-/// or TLS underneath); every policy (which request next, keep-alive or close, pause or resume
-/// reading, deadlines, shutdown) is the machine's.
+/// socket's I/O (`ConnectionIO`: a descriptor on an event loop, or a test's in-memory twin), the
+/// read and write buffers, the parser and the wire layer (`ConnectionWire`: plain, or TLS
+/// underneath); every policy (which request next, keep-alive or close, pause or resume reading,
+/// deadlines, shutdown) is the machine's. Time comes from `clock`, so tests set it.
 ///
 /// Every mutable field is touched only on `queue`, its event loop's serial queue; that confinement
 /// is what `@unchecked Sendable` stands for here. The loop's poller reports the socket ready
@@ -17,13 +18,14 @@ final class HTTPConnection: @unchecked Sendable {
     let hasSpoken = Atomic<Bool>(false)
     /// When the connection was accepted (`now()` seconds).
     let acceptedAt: Double
-    private let fd: Int32
+    private let io: any ConnectionIO
+    /// Seconds on a monotonic clock (`HTTPConnection.now` in the server).
+    private let clock: @Sendable () -> Double
     private let remoteAddress: String
     private let responder: any HTTPResponder
     private let errorRenderer: HTTPErrorRenderer
     private let refusalObserver: (@Sendable (HTTPRefusal) -> Void)?
     private let onClose: @Sendable (HTTPConnection) -> Void
-    private let loop: HTTPEventLoop
     /// What the server's connections hold for slow readers, together; `accountedOutput` is this
     /// connection's share of it.
     private let held: HeldBytes
@@ -47,23 +49,25 @@ final class HTTPConnection: @unchecked Sendable {
     private static let readChunk = 16 * 1024
 
     init(
-        id: Int, fd: Int32, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
+        id: Int, io: any ConnectionIO, remoteAddress: String, responder: any HTTPResponder, limits: HTTPLimits,
         errorRenderer: HTTPErrorRenderer, security: (any HTTPWireSecurity)? = nil,
-        refusalObserver: (@Sendable (HTTPRefusal) -> Void)? = nil, loop: HTTPEventLoop, held: HeldBytes,
-        now: Double, onClose: @escaping @Sendable (HTTPConnection) -> Void
+        refusalObserver: (@Sendable (HTTPRefusal) -> Void)? = nil, held: HeldBytes,
+        clock: @escaping @Sendable () -> Double = HTTPConnection.now,
+        onClose: @escaping @Sendable (HTTPConnection) -> Void
     ) {
+        let now = clock()
         self.held = held
         readAheadLimit = limits.maxReadAheadBytes
         self.refusalObserver = refusalObserver
         acceptedAt = now
         self.id = id
-        self.fd = fd
+        self.io = io
+        self.clock = clock
         self.remoteAddress = remoteAddress
         self.responder = responder
         self.errorRenderer = errorRenderer
         self.onClose = onClose
-        self.loop = loop
-        queue = loop.queue
+        queue = io.queue
         parser = HTTPRequestParser(limits: limits)
         wire = ConnectionWire(security: security)
         machine = HTTPConnectionStateMachine(
@@ -71,22 +75,22 @@ final class HTTPConnection: @unchecked Sendable {
             maxPendingOutput: limits.maxPendingOutputBytes)
     }
 
-    /// Registers with the loop's poller, which reports the socket at once if a request is already
-    /// waiting. Called once on `queue`, right after accept. When the poller refuses the socket,
+    /// Registers with the loop's poller (`io.watch`), which reports the socket at once if a request
+    /// is already waiting. Called once on `queue`, right after accept. When the poller refuses the socket,
     /// the connection is closed and the refusal returned, with its cause, for the server to count.
     func start() -> String? {
         if wire.sessionUnavailable {
             _ = machine.closed()
-            System.close(fd)
+            io.close(self, watched: false)
             onClose(self)
             return "the TLS session could not be created (the connection was closed, not served as plain HTTP)"
         }
         do {
-            try loop.add(self, fd: fd)
+            try io.watch(self)
             return nil
         } catch {
             _ = machine.closed()
-            System.close(fd)
+            io.close(self, watched: false)
             onClose(self)
             return error.description
         }
@@ -123,7 +127,7 @@ final class HTTPConnection: @unchecked Sendable {
                     leftUnread = true
                     return .data
                 }
-                switch try? System.read(fd, base, Self.readChunk) {
+                switch io.read(base, Self.readChunk) {
                 case .done(0): return .endOfFile
                 case .done(let count):
                     if count > 0 && !hasSpoken.load(ordering: .relaxed) { hasSpoken.store(true, ordering: .relaxed) }
@@ -143,8 +147,8 @@ final class HTTPConnection: @unchecked Sendable {
         case .failed:
             // A refused handshake says why (its alert), best effort, before the close.
             wire.collectFailureOutput()
-            let fd = fd
-            wire.withSealed { sealed, offset in _ = Self.send(fd, &sealed, &offset) }
+            let io = io
+            wire.withSealed { sealed, offset in _ = Self.send(io, &sealed, &offset) }
             close()
             return
         case .notThisProtocol:
@@ -228,7 +232,7 @@ final class HTTPConnection: @unchecked Sendable {
         request.tlsVersion = wire.protocolVersion
         let mine = machine.requestParsed(
             isHead: request.method == .head, keepAlive: request.keepAlive,
-            announcesKeepAlive: request.version == .http10, now: Self.now()
+            announcesKeepAlive: request.version == .http10, now: clock()
         ).sequence
         var spare: ResponseSlot?
         swap(&spare, &spareSlot)
@@ -338,7 +342,7 @@ final class HTTPConnection: @unchecked Sendable {
             return
         }
         if wire.isPlain {
-            sent(Self.send(fd, &outbound, &outboundOffset))
+            sent(Self.send(io, &outbound, &outboundOffset))
         } else {
             sendWire()
         }
@@ -347,8 +351,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// Sends what the wire layer holds for the socket.
     private func sendWire() {
         var result = SendResult.sent
-        let fd = fd
-        wire.withSealed { result = Self.send(fd, &$0, &$1) }
+        let io = io
+        wire.withSealed { result = Self.send(io, &$0, &$1) }
         sent(result)
     }
 
@@ -356,11 +360,11 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Sends `buffer` from `offset` as far as the socket takes it: all of it (then the buffer is
     /// emptied), or up to EAGAIN (then the next writable event from the loop sends the rest).
-    private static func send(_ fd: Int32, _ buffer: inout [UInt8], _ offset: inout Int) -> SendResult {
+    private static func send(_ io: any ConnectionIO, _ buffer: inout [UInt8], _ offset: inout Int) -> SendResult {
         while offset < buffer.count {
             let start = offset
             let result = buffer.withUnsafeBytes { bytes in
-                try? System.send(fd, bytes.baseAddress! + start, bytes.count - start)
+                io.send(bytes.baseAddress! + start, bytes.count - start)
             }
             switch result {
             case .done(let written): offset += written
@@ -378,11 +382,11 @@ final class HTTPConnection: @unchecked Sendable {
         defer { accountOutput() }
         switch result {
         case .blocked:
-            machine.outputBlocked(now: Self.now())
+            machine.outputBlocked(now: clock())
         case .failed:
             close()
         case .sent:
-            if machine.outputSent(now: Self.now()) == .shutDownWriting { shutDownWriting() }
+            if machine.outputSent(now: clock()) == .shutDownWriting { shutDownWriting() }
         }
     }
 
@@ -400,7 +404,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func settle() {
         let facts = HTTPConnectionStateMachine.ParserFacts(
             isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
-        apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: Self.now(), overBudget: overBudget))
+        apply(machine.settle(pendingOutput: pendingOutputCount, parser: facts, now: clock(), overBudget: overBudget))
     }
 
     /// Reads what arrived while paused on a later turn of the queue, never inside the caller:
@@ -467,16 +471,16 @@ final class HTTPConnection: @unchecked Sendable {
     /// is not destroyed by a reset for unread bytes.
     private func shutDownWriting() {
         wire.close()
-        let fd = fd
-        wire.withSealed { sealed, offset in _ = Self.send(fd, &sealed, &offset) }
-        System.shutdownWrite(fd)
+        let io = io
+        wire.withSealed { sealed, offset in _ = Self.send(io, &sealed, &offset) }
+        io.shutdownWrite()
         apply(machine.resumeReading())
     }
 
     private func drainInput() {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
-            switch scratch.withUnsafeMutableBytes({ try? System.read(fd, $0.baseAddress!, $0.count) }) {
+            switch scratch.withUnsafeMutableBytes({ io.read($0.baseAddress!, $0.count) }) {
             case .done(let count) where count > 0: continue
             case .wouldBlock: return
             case .done, nil:
@@ -493,10 +497,9 @@ final class HTTPConnection: @unchecked Sendable {
             self.stream = nil
             stream.connectionClosed()
         }
-        loop.remove(self, fd: fd)
-        System.close(fd)
+        io.close(self, watched: true)
         onClose(self)
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    @Sendable static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

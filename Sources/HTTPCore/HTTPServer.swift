@@ -159,10 +159,11 @@ public final class HTTPServer: Sendable {
             }
             state.nextConnectionID += 1
             let connection = HTTPConnection(
-                id: state.nextConnectionID, fd: fd, remoteAddress: remote, responder: responder, limits: limits,
+                id: state.nextConnectionID,
+                io: SocketConnectionIO(fd: fd, loop: state.loops[state.nextConnectionID % state.loops.count]),
+                remoteAddress: remote, responder: responder, limits: limits,
                 errorRenderer: configuration.errorRenderer, security: configuration.security,
-                refusalObserver: configuration.refusalObserver,
-                loop: state.loops[state.nextConnectionID % state.loops.count], held: held, now: HTTPConnection.now(),
+                refusalObserver: configuration.refusalObserver, held: held,
                 onClose: { [weak self] closed in self?.forget(closed) }
             )
             state.connections[connection.id] = connection
