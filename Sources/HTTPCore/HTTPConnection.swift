@@ -99,7 +99,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// From the loop: the socket became readable and/or writable.
     func ready(readable: Bool, writable: Bool, peerClosed: Bool) {
         if peerClosed { machine.peerHungUp() }
-        if writable && machine.waitingForWritable { self.writable() }
+        if writable && machine.socketWritable() == .flush { self.writable() }
         if readable { perform(machine.socketReadable(pendingOutput: pendingOutputCount, overBudget: overBudget)) }
     }
 
@@ -107,7 +107,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch action {
         case .none: return
         case .discard: drainInput()
-        case .read: readRequests()
+        case .read(let shortReadDrains): readRequests(shortReadDrains: shortReadDrains)
         }
     }
 
@@ -115,8 +115,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     private enum ReadResult { case data, endOfFile, failed, notThisProtocol }
 
-    private func readRequests() {
-        let shortReadDrains = machine.shortReadDrains
+    private func readRequests(shortReadDrains: Bool) {
         var leftUnread = false
         let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer -> ReadResult in
             guard let base = buffer.baseAddress else { return .data }
@@ -167,7 +166,7 @@ final class HTTPConnection: @unchecked Sendable {
             // that did not make it is told, as one the server refused is.
             reportAbandoned()
         }
-        if machine.shouldCloseAfterInput(pendingOutput: pendingOutputCount) { close() }
+        if machine.inputHandled(pendingOutput: pendingOutputCount) == .close { close() }
     }
 
     /// Plain HTTP (or garbage) on the HTTPS port: a plaintext 400 saying so, then close.
@@ -193,15 +192,10 @@ final class HTTPConnection: @unchecked Sendable {
         while anotherRound {
             anotherRound = false
             while true {
-                let pending = pendingOutputCount
-                guard machine.mayTakeRequest(pendingOutput: pending) else {
-                    anotherRound = pending >= machine.pendingOutputLimit
-                    break
-                }
-                if machine.roundOverBudget(
-                    pendingOutput: pending, unsent: accountedOutput, overBudget: held.isOverLimit)
+                if case .stop(let again) = machine.nextRequest(
+                    pendingOutput: pendingOutputCount, unsent: accountedOutput, overBudget: held.isOverLimit)
                 {
-                    anotherRound = true
+                    anotherRound = again
                     break
                 }
                 let request: HTTPRequest
@@ -287,7 +281,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// From any thread: queue `bytes` of the streamed answer.
     func streamWrite(_ bytes: [UInt8]) {
         queue.async { [self] in
-            guard machine.acceptsStreamChunks, let stream else { return }
+            guard machine.streamChunkArrived() == .flush, let stream else { return }
             let before = pendingOutputCount
             // A stream already behind while the server holds too much for slow readers: closed
             // (a console resumes with Last-Event-ID) rather than held.
@@ -306,7 +300,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// From any thread: the streamed answer is complete; close once it is sent.
     func streamEnd() {
         queue.async { [self] in
-            if machine.streamEnded() { flush() }
+            if machine.streamEnded() == .flush { flush() }
         }
     }
 
@@ -395,7 +389,7 @@ final class HTTPConnection: @unchecked Sendable {
         let before = pendingOutputCount
         flush()
         stream?.sent(before - pendingOutputCount)
-        if machine.takesRequestsAfterWrite(pendingOutput: pendingOutputCount) { processRequests() }
+        if machine.writableFlushed(pendingOutput: pendingOutputCount) == .takeRequests { processRequests() }
     }
 
     // MARK: - Flow control and deadlines
@@ -461,7 +455,7 @@ final class HTTPConnection: @unchecked Sendable {
     func beginShutdown() {
         let facts = HTTPConnectionStateMachine.ParserFacts(
             isReadingBody: parser.isReadingBody, bufferedBytes: parser.bufferedByteCount)
-        if machine.shutdownRequested(pendingOutput: pendingOutputCount, parser: facts) { close() }
+        if machine.shutdownRequested(pendingOutput: pendingOutputCount, parser: facts) == .close { close() }
     }
 
     // MARK: - Closing

@@ -91,8 +91,9 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     enum ReadAction: Sendable, Equatable {
         /// Nothing: closed, or reading is paused (the edge is remembered for when it resumes).
         case none
-        /// Read requests.
-        case read
+        /// Read requests. `shortReadDrains`: a short read (fewer bytes than asked) means the socket
+        /// is drained; not after a hang-up, whose end of input no event will report again.
+        case read(shortReadDrains: Bool)
         /// Read and drop: the connection is draining, or streaming to a client that has nothing
         /// more to say (reading only tells when it leaves).
         case discard
@@ -127,12 +128,8 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
             readableWhilePaused = true
             return .none
         }
-        return .read
+        return .read(shortReadDrains: input != .hungUp)
     }
-
-    /// Whether a short read (fewer bytes than asked) means the socket is drained: not after a
-    /// hang-up, whose end of input no event will report again.
-    var shortReadDrains: Bool { input != .hungUp }
 
     /// Reading stopped with input still in the socket (the parser holds as much as it may read
     /// ahead): the poller will not report it again, so it is read when reading resumes.
@@ -147,9 +144,16 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         readPaused = true
     }
 
-    /// After reading and serving: close when the client has left and nothing is owed to it.
-    func shouldCloseAfterInput(pendingOutput: Int) -> Bool {
-        input == .ended && inFlight == nil && pendingOutput == 0 && isSending
+    /// What to do once what was read has been served.
+    enum InputHandledAction: Sendable, Equatable {
+        case none
+        /// The client has left and nothing is owed to it.
+        case close
+    }
+
+    /// After reading and serving.
+    func inputHandled(pendingOutput: Int) -> InputHandledAction {
+        input == .ended && inFlight == nil && pendingOutput == 0 && isSending ? .close : .none
     }
 
     // MARK: - Requests
@@ -158,6 +162,26 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
     /// a last answer is queued, none while the client is not reading its answers.
     func mayTakeRequest(pendingOutput: Int) -> Bool {
         lifecycle == .open && inFlight == nil && !streaming && pendingOutput < pendingOutputLimit
+    }
+
+    /// What a round of taking requests does next.
+    enum RequestGate: Sendable, Equatable {
+        /// Parse and dispatch the next buffered request, if there is one.
+        case take
+        /// End the round. `anotherRound`: start one at once if the socket takes the round's
+        /// answers (no event would come for requests already buffered).
+        case stop(anotherRound: Bool)
+    }
+
+    /// Before each request of a round: `mayTakeRequest`, then `roundOverBudget`.
+    func nextRequest(pendingOutput: Int, unsent: Int, overBudget: @autoclosure () -> Bool) -> RequestGate {
+        guard mayTakeRequest(pendingOutput: pendingOutput) else {
+            return .stop(anotherRound: pendingOutput >= pendingOutputLimit)
+        }
+        if roundOverBudget(pendingOutput: pendingOutput, unsent: unsent, overBudget: overBudget()) {
+            return .stop(anotherRound: true)
+        }
+        return .take
     }
 
     /// What one round of requests may gather while the server is over its total for slow readers.
@@ -225,15 +249,23 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The streamed answer is complete: close once it is sent. False when there is nothing to end.
-    mutating func streamEnded() -> Bool {
-        guard isSending, streaming else { return false }
-        lifecycle = .closingAfterFlush
-        return true
+    /// What to do with a stream's chunk, or its end.
+    enum StreamAction: Sendable, Equatable {
+        /// The connection is gone or the stream is over: nothing.
+        case ignore
+        /// Queue it (a chunk) and send what is queued.
+        case flush
     }
 
-    /// Whether chunks of a stream may still be written.
-    var acceptsStreamChunks: Bool { isSending && streaming }
+    /// The streamed answer is complete: close once it is sent.
+    mutating func streamEnded() -> StreamAction {
+        guard isSending, streaming else { return .ignore }
+        lifecycle = .closingAfterFlush
+        return .flush
+    }
+
+    /// A chunk of the stream came.
+    func streamChunkArrived() -> StreamAction { isSending && streaming ? .flush : .ignore }
 
     // MARK: - Writing
 
@@ -258,9 +290,27 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         timeouts.enter(.writing, at: now)
     }
 
-    /// Whether a writable event with everything sent should take the next request.
-    func takesRequestsAfterWrite(pendingOutput: Int) -> Bool {
-        pendingOutput == 0 && isSending
+    /// What a writable socket calls for.
+    enum WritableAction: Sendable, Equatable {
+        /// Nothing waits for room.
+        case none
+        /// Send what waits.
+        case flush
+    }
+
+    /// The poller reported the socket writable.
+    func socketWritable() -> WritableAction { waitingForWritable ? .flush : .none }
+
+    /// What follows a flush on a writable event.
+    enum AfterWriteAction: Sendable, Equatable {
+        case none
+        /// Everything is sent: take the requests that waited for the client to read.
+        case takeRequests
+    }
+
+    /// After a writable event's flush.
+    func writableFlushed(pendingOutput: Int) -> AfterWriteAction {
+        pendingOutput == 0 && isSending ? .takeRequests : .none
     }
 
     // MARK: - Flow control and deadlines
@@ -358,12 +408,21 @@ struct HTTPConnectionStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The server is stopping: idle connections close now (true), busy ones after their current
-    /// answer, which no longer keeps the connection.
-    mutating func shutdownRequested(pendingOutput: Int, parser: ParserFacts) -> Bool {
-        guard isSending else { return false }
+    /// What a shutdown does to this connection.
+    enum ShutdownAction: Sendable, Equatable {
+        /// Close now: idle, or a stream (which has no end to wait for).
+        case close
+        /// Close after the current answer, which no longer keeps the connection (or already
+        /// closing).
+        case afterAnswer
+    }
+
+    /// The server is stopping.
+    mutating func shutdownRequested(pendingOutput: Int, parser: ParserFacts) -> ShutdownAction {
+        guard isSending else { return .afterAnswer }
         shuttingDown = true
         return streaming || (inFlight == nil && pendingOutput == 0 && parser.bufferedBytes == 0)
+            ? .close : .afterAnswer
     }
 
     /// The connection closes: true the first time (do the closing), false after.

@@ -24,7 +24,7 @@ struct HTTPConnectionStateMachineTests {
 
     @Test func servesOneRequestAtATimeAndReadsWhatCameMeanwhile() {
         var m = machine()
-        #expect(m.socketReadable(pendingOutput: 0) == .read)
+        #expect(m.socketReadable(pendingOutput: 0) == .read(shortReadDrains: true))
         #expect(m.mayTakeRequest(pendingOutput: 0))
         let first = m.requestParsed(isHead: false, keepAlive: true, now: 1)
         #expect(first == .init(sequence: 1, isHead: false, keepAlive: true))
@@ -37,7 +37,7 @@ struct HTTPConnectionStateMachineTests {
         #expect(m.outputSent(now: 2) == .none)
         check(m.settle(pendingOutput: 0, parser: empty, now: 2), .resume(readNow: true))
         check(m.deferredReadArrived(), true)
-        #expect(m.readAction(pendingOutput: 0) == .read)
+        #expect(m.readAction(pendingOutput: 0) == .read(shortReadDrains: true))
         #expect(m.requestParsed(isHead: true, keepAlive: true, now: 3).sequence == 2)
         check(m.responseArrived(sequence: 2, kind: .complete), .write(includeBody: false, keepAlive: true))
     }
@@ -76,6 +76,12 @@ struct HTTPConnectionStateMachineTests {
                 return true
             }())
         #expect(!stops && !asked)
+        // The gate a round asks before each request says the same, as one action.
+        #expect(m.nextRequest(pendingOutput: 10, unsent: 10, overBudget: true) == .stop(anotherRound: true))
+        #expect(m.nextRequest(pendingOutput: 10, unsent: 0, overBudget: true) == .take)
+        var busy = machine()
+        _ = busy.requestParsed(isHead: false, keepAlive: true, now: 0)
+        #expect(busy.nextRequest(pendingOutput: 0, unsent: 0, overBudget: false) == .stop(anotherRound: false))
         #expect(m.readAction(pendingOutput: 10, overBudget: true) == .none)
         #expect(m.readPaused)
         check(m.settle(pendingOutput: 0, parser: empty, now: 1, overBudget: true), .resume(readNow: true))
@@ -118,27 +124,29 @@ struct HTTPConnectionStateMachineTests {
         var m = machine()
         let full = Machine.maxPendingOutput
         #expect(!m.mayTakeRequest(pendingOutput: full))
+        #expect(m.nextRequest(pendingOutput: full, unsent: full, overBudget: false) == .stop(anotherRound: true))
         #expect(m.readAction(pendingOutput: full) == .none)
         #expect(m.readPaused && m.readableWhilePaused)
         m.outputBlocked(now: 10)
-        #expect(m.waitingForWritable)
+        #expect(m.socketWritable() == .flush)
         #expect(m.tick(now: 39.9, handshakeDone: true) == nil)
         #expect(m.tick(now: 40, handshakeDone: true) == .close)
-        #expect(m.takesRequestsAfterWrite(pendingOutput: 0))
+        #expect(m.writableFlushed(pendingOutput: 0) == .takeRequests)
+        #expect(m.writableFlushed(pendingOutput: 1) == .none)
     }
 
     @Test func aStreamReadsOnlyToNoticeTheClientLeavingAndClosesAfterItsEnd() {
         var m = machine()
         _ = m.requestParsed(isHead: false, keepAlive: true, now: 0)
         #expect(m.responseArrived(sequence: 1, kind: .stream) == .startStream)
-        #expect(m.acceptsStreamChunks)
+        #expect(m.streamChunkArrived() == .flush)
         #expect(m.settle(pendingOutput: 0, parser: empty, now: 0) == .unchanged)
         #expect(m.readAction(pendingOutput: 0) == .discard)
         // Streams have no deadline of their own.
         #expect(m.tick(now: 3600, handshakeDone: true) == nil)
-        check(m.streamEnded(), true)
+        check(m.streamEnded(), .flush)
         #expect(m.outputSent(now: 3601) == .shutDownWriting)
-        #expect(!m.acceptsStreamChunks)
+        #expect(m.streamChunkArrived() == .ignore)
     }
 
     @Test func deadlinesFollowWhatTheConnectionIsDoing() {
@@ -178,24 +186,26 @@ struct HTTPConnectionStateMachineTests {
     @Test func theEndOfInputClosesOnceNothingIsOwed() {
         var m = machine()
         m.peerHungUp()
-        #expect(!m.shortReadDrains)
+        #expect(m.readAction(pendingOutput: 0) == .read(shortReadDrains: false), "after a hang-up, read to the end")
         _ = m.requestParsed(isHead: false, keepAlive: true, now: 0)
         m.inputEnded()
-        #expect(!m.shouldCloseAfterInput(pendingOutput: 0))
+        #expect(m.inputHandled(pendingOutput: 0) == .none)
         check(m.responseArrived(sequence: 1, kind: .complete), .write(includeBody: true, keepAlive: true))
-        #expect(!m.shouldCloseAfterInput(pendingOutput: 10))
-        #expect(m.shouldCloseAfterInput(pendingOutput: 0))
+        #expect(m.inputHandled(pendingOutput: 10) == .none)
+        #expect(m.inputHandled(pendingOutput: 0) == .close)
         #expect(!m.wantsToRead)
     }
 
     @Test func aShutdownClosesIdleConnectionsAndEndsBusyOnesAfterTheirAnswer() {
         var idle = machine()
-        check(idle.shutdownRequested(pendingOutput: 0, parser: empty), true)
+        check(idle.shutdownRequested(pendingOutput: 0, parser: empty), .close)
         var partial = machine()
-        check(partial.shutdownRequested(pendingOutput: 0, parser: .init(isReadingBody: false, bufferedBytes: 3)), false)
+        check(
+            partial.shutdownRequested(pendingOutput: 0, parser: .init(isReadingBody: false, bufferedBytes: 3)),
+            .afterAnswer)
         var busy = machine()
         _ = busy.requestParsed(isHead: false, keepAlive: true, now: 0)
-        check(busy.shutdownRequested(pendingOutput: 0, parser: empty), false)
+        check(busy.shutdownRequested(pendingOutput: 0, parser: empty), .afterAnswer)
         check(busy.responseArrived(sequence: 1, kind: .complete), .write(includeBody: true, keepAlive: false))
         // A request parsed after the shutdown began is not kept alive either.
         var late = machine()
@@ -204,7 +214,7 @@ struct HTTPConnectionStateMachineTests {
         var streaming = machine()
         _ = streaming.requestParsed(isHead: false, keepAlive: true, now: 0)
         _ = streaming.responseArrived(sequence: 1, kind: .stream)
-        check(streaming.shutdownRequested(pendingOutput: 0, parser: empty), true)
+        check(streaming.shutdownRequested(pendingOutput: 0, parser: empty), .close)
     }
 
     /// An HTTP/1.0 request kept alive: the action says to announce it; closed, or HTTP/1.1, nothing to say.
