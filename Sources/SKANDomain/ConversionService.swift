@@ -147,37 +147,53 @@ public final class ConversionService: Sendable {
         _ endpoint: SKANEndpoint, _ request: SKANRequest, commit: Bool = true,
         adopting adopted: AppliedAnswer? = nil, at time: Int64? = nil
     ) -> SKANOutcome {
-        answer(
-            ParsedSKANRequest(endpoint, request, nowMilliseconds: time ?? clock.nowMilliseconds()), commit: commit,
-            adopting: adopted)
+        // Read and answered at once: each family's parameters stay in this frame (see `Reading`).
+        var reading = ParsedSKANRequest.Reading(endpoint, request, nowMilliseconds: time ?? clock.nowMilliseconds())
+        switch endpoint {
+        case .skan3:
+            let p = reading.skan3()
+            return answerSKAN3(reading.head, p, reading.findings, commit, adopted)
+        case .skan4:
+            let (p, decision) = reading.skan4()
+            return answerSKAN4(reading.head, p, decision, reading.findings, commit, adopted)
+        case .launch, .event, .launch2, .event2:
+            let (p, decision, refusal) = reading.s2s()
+            return answerS2S(reading.head, p, decision, refusal, reading.findings, commit, adopted)
+        case .unmatched, .postback:
+            return refused(reading.head)
+        }
     }
 
-    /// Answers a request read already (`handle` reads and answers; `--replay` reads first, to find
-    /// the recording). The same rules as `handle`.
+    /// Answers a request read already (`--replay` reads first, to find the recording): the same
+    /// rules as `handle`.
     public func answer(
         _ parsed: ParsedSKANRequest, commit: Bool = true, adopting adopted: AppliedAnswer? = nil
     ) -> SKANOutcome {
         switch parsed.family {
-        case .skan3(let p): return answerSKAN3(parsed, p, commit, adopted)
-        case .skan4(let decision): return answerSKAN4(parsed, decision, commit, adopted)
-        case .s2s(let decision, let refusal): return answerS2S(parsed, decision, refusal, commit, adopted)
-        case .none:
-            return SKANOutcome.refused(
-                parsed.endpoint, parsed.request, status: 404, body: [], findings: [],
-                timeMilliseconds: parsed.nowMilliseconds)
+        case .skan3(let p): return answerSKAN3(parsed.head, p, parsed.findings, commit, adopted)
+        case .skan4(let p, let decision):
+            return answerSKAN4(parsed.head, p, decision, parsed.findings, commit, adopted)
+        case .s2s(let p, let decision, let refusal):
+            return answerS2S(parsed.head, p, decision, refusal, parsed.findings, commit, adopted)
+        case .none: return refused(parsed.head)
         }
+    }
+
+    private func refused(_ head: ParsedSKANRequest.Head) -> SKANOutcome {
+        SKANOutcome.refused(
+            head.endpoint, head.request, status: 404, body: [], findings: [], timeMilliseconds: head.nowMilliseconds)
     }
 
     /// The event name of a session.
     static let session = "__SESSION__"
 
     private func outcome(
-        _ parsed: ParsedSKANRequest, _ body: [UInt8], _ skan: SKANMetadata, _ window: SKANWindow?,
+        _ head: ParsedSKANRequest.Head, _ body: [UInt8], _ skan: SKANMetadata, _ window: SKANWindow?,
         _ findings: [ValidationFinding], _ coverage: CoverageHits?
     ) -> SKANOutcome {
         var outcome = SKANOutcome(
-            endpoint: parsed.endpoint, status: 200, body: body, device: parsed.device, event: parsed.event,
-            skan: skan, window: window, findings: findings, timeMilliseconds: parsed.nowMilliseconds)
+            endpoint: head.endpoint, status: 200, body: body, device: head.device, event: head.event,
+            skan: skan, window: window, findings: findings, timeMilliseconds: head.nowMilliseconds)
         outcome.coverage = coverage
         return outcome
     }
@@ -226,38 +242,40 @@ public final class ConversionService: Sendable {
     // MARK: SKAN 3
 
     private func answerSKAN3(
-        _ parsed: ParsedSKANRequest, _ p: SKAN3Parameters, _ commit: Bool, _ adopted: AppliedAnswer?
+        _ head: ParsedSKANRequest.Head, _ p: SKAN3Parameters, _ read: [ValidationFinding], _ commit: Bool,
+        _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let now = parsed.nowMilliseconds
-        var findings = parsed.findings
-        let (body, coverage) = decide(device: parsed.device, now, commit: commit, &findings) {
+        let now = head.nowMilliseconds
+        var findings = read
+        let (body, coverage) = decide(device: head.device, now, commit: commit, &findings) {
             model, device, findings, hits in
             let (body, value) = SKAN3Rules(model: model).answer(
-                p, event: parsed.common.event, device: &device.skan3, findings: &findings, hits: &hits, now: now)
+                p, event: head.common.event, device: &device.skan3, findings: &findings, hits: &hits, now: now)
             let kept: Int64? = if let adopted { adopted.ok ? adopted.value : nil } else { value }
             device.skan3.remember(kept, at: now)
             return body
         }
-        return outcome(parsed, body, .skan3(p), nil, findings, coverage)
+        return outcome(head, body, .skan3(p), nil, findings, coverage)
     }
 
     // MARK: SKAN 4
 
     private func answerSKAN4(
-        _ parsed: ParsedSKANRequest, _ decision: WindowDecision, _ commit: Bool, _ adopted: AppliedAnswer?
+        _ head: ParsedSKANRequest.Head, _ p: SKAN4Parameters, _ decision: WindowDecision, _ read: [ValidationFinding],
+        _ commit: Bool, _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let now = parsed.nowMilliseconds
-        var findings = parsed.findings
-        if let lock = decision.lockParameterFinding { findings.append(lock) }
-        let (body, coverage) = decide(device: parsed.device, now, commit: commit, &findings) {
+        let now = head.nowMilliseconds
+        var findings = read
+        if let lock = decision.lockParameterFinding(p) { findings.append(lock) }
+        let (body, coverage) = decide(device: head.device, now, commit: commit, &findings) {
             model, device, findings, hits in
             let chosen = WindowedRules(model: model).answer(
-                decision, event: parsed.common.event, device: &device.skan4, findings: &findings, hits: &hits,
+                p, decision, event: head.common.event, device: &device.skan4, findings: &findings, hits: &hits,
                 now: now, answering: true, adopting: adopted)
             guard let (fine, answer) = chosen else { return SKANResponse.ok() }
             return SKANResponse.skan4(fine: fine, coarse: answer.coarse, lock: answer.lock)
         }
-        return outcome(parsed, body, .skan4(decision.parameters), decision.window, findings, coverage)
+        return outcome(head, body, .skan4(p), decision.window, findings, coverage)
     }
 
     // MARK: S2S
@@ -268,27 +286,26 @@ public final class ConversionService: Sendable {
     /// `n` is the application's name, not an event (RudderStack maps it from the app name;
     /// Singular's Python sample sends n='Go Go Magnet!'): a launch is a session, whatever its `n`.
     private func answerS2S(
-        _ parsed: ParsedSKANRequest, _ decision: WindowDecision, _ refusal: String?, _ commit: Bool,
-        _ adopted: AppliedAnswer?
+        _ head: ParsedSKANRequest.Head, _ p: SKAN4Parameters, _ decision: WindowDecision, _ refusal: String?,
+        _ read: [ValidationFinding], _ commit: Bool, _ adopted: AppliedAnswer?
     ) -> SKANOutcome {
-        let now = parsed.nowMilliseconds
-        let endpoint = parsed.endpoint
-        var findings = parsed.findings
-        let skan = SKANMetadata.skan4(decision.parameters)
+        let now = head.nowMilliseconds
+        let endpoint = head.endpoint
+        var findings = read
         if let refusal {
-            return outcome(parsed, SKANResponse.error(refusal), skan, decision.window, findings, nil)
+            return outcome(head, SKANResponse.error(refusal), .skan4(p), decision.window, findings, nil)
         }
         let (body, coverage) = decide(
-            device: parsed.device, now, commit: commit, &findings, counts: { $0.isActive(for: endpoint) }
+            device: head.device, now, commit: commit, &findings, counts: { $0.isActive(for: endpoint) }
         ) { model, device, findings, hits in
             let asksForValue = model.isActive(for: endpoint)
-            if asksForValue, let lock = decision.lockParameterFinding { findings.append(lock) }
+            if asksForValue, let lock = decision.lockParameterFinding(p) { findings.append(lock) }
             let chosen = WindowedRules(model: model).answer(
-                decision, event: parsed.event, device: &device.s2s, findings: &findings, hits: &hits, now: now,
+                p, decision, event: head.event, device: &device.s2s, findings: &findings, hits: &hits, now: now,
                 answering: asksForValue, adopting: adopted)
             guard let (fine, _) = chosen else { return SKANResponse.ok() }
             return SKANResponse.s2s(fine)
         }
-        return outcome(parsed, body, skan, decision.window, findings, coverage)
+        return outcome(head, body, .skan4(p), decision.window, findings, coverage)
     }
 }

@@ -2,10 +2,7 @@
 /// parameters, the window they fall in and the findings met on the way. The service answers it,
 /// `--replay` looks its recording up by it, and nothing after reads the query again.
 public struct ParsedSKANRequest: Sendable {
-    public let endpoint: SKANEndpoint
-    public let request: SKANRequest
-    public let nowMilliseconds: Int64
-    let common: CommonParameters
+    let head: Head
     /// What reading found, before the model or the device was consulted.
     let findings: [ValidationFinding]
     let family: Family
@@ -13,53 +10,97 @@ public struct ParsedSKANRequest: Sendable {
     /// The typed parameters of each endpoint family.
     enum Family: Sendable {
         case skan3(SKAN3Parameters)
-        case skan4(WindowDecision)
+        case skan4(SKAN4Parameters, WindowDecision)
         /// `refusal`: the answer Singular gives an S2S request missing what it requires.
-        case s2s(WindowDecision, refusal: String?)
+        case s2s(SKAN4Parameters, WindowDecision, refusal: String?)
         /// `unmatched` and `postback`: not answered by the service.
         case none
     }
 
+    /// What every request has, whatever its family.
+    struct Head: Sendable {
+        let endpoint: SKANEndpoint
+        let request: SKANRequest
+        let nowMilliseconds: Int64
+        let common: CommonParameters
+
+        /// The device the request is about: the key of its state.
+        var device: String? { common.device(for: endpoint) }
+
+        /// The journal's `event` is `n`, but for a launch: that is a session, and its `n` the app's name.
+        var event: String? { endpoint.isLaunch ? ConversionService.session : common.event }
+    }
+
     public init(_ endpoint: SKANEndpoint, _ request: SKANRequest, nowMilliseconds now: Int64) {
-        self.endpoint = endpoint
-        self.request = request
-        nowMilliseconds = now
-        let common = CommonParameters(request.parameters)
-        self.common = common
-        var reader = ParameterReader(parameters: request.parameters, nowMilliseconds: now)
-        if endpoint != .unmatched { Self.lengthFindings(endpoint, common, &reader) }
+        var reading = Reading(endpoint, request, nowMilliseconds: now)
         switch endpoint {
         case .skan3:
-            let p = SKAN3Parameters.parse(&reader)
-            Self.identityFindings(.skan3, common, &reader, path: request.path)
-            family = .skan3(p)
+            family = .skan3(reading.skan3())
         case .skan4:
+            let (p, decision) = reading.skan4()
+            family = .skan4(p, decision)
+        case .launch, .event, .launch2, .event2:
+            let (p, decision, refusal) = reading.s2s()
+            family = .s2s(p, decision, refusal: refusal)
+        case .unmatched, .postback:
+            family = .none
+        }
+        head = reading.head
+        findings = reading.findings
+    }
+
+    public var endpoint: SKANEndpoint { head.endpoint }
+    public var request: SKANRequest { head.request }
+    public var nowMilliseconds: Int64 { head.nowMilliseconds }
+    /// The device the request is about: the key of its state.
+    public var device: String? { head.device }
+    var event: String? { head.event }
+
+    /// Reading one request: what every family has, and the reader collecting findings. A family's
+    /// parameters are read by its method into the caller's own value, so the service answering
+    /// at once keeps them where they are (SKAN 4's are hundreds of bytes, copied per request
+    /// otherwise); `ParsedSKANRequest` keeps them for an answer later.
+    struct Reading {
+        let head: Head
+        private var reader: ParameterReader
+
+        init(_ endpoint: SKANEndpoint, _ request: SKANRequest, nowMilliseconds now: Int64) {
+            let common = CommonParameters(request.parameters)
+            head = Head(endpoint: endpoint, request: request, nowMilliseconds: now, common: common)
+            reader = ParameterReader(parameters: request.parameters, nowMilliseconds: now)
+            if endpoint != .unmatched { ParsedSKANRequest.lengthFindings(endpoint, common, &reader) }
+        }
+
+        var findings: [ValidationFinding] { reader.findings }
+
+        mutating func skan3() -> SKAN3Parameters {
+            let p = SKAN3Parameters.parse(&reader)
+            ParsedSKANRequest.identityFindings(.skan3, head.common, &reader, path: head.request.path)
+            return p
+        }
+
+        mutating func skan4() -> (SKAN4Parameters, WindowDecision) {
             let p = SKAN4Parameters.parse(&reader)
-            Self.identityFindings(.skan4, common, &reader, path: request.path)
+            ParsedSKANRequest.identityFindings(.skan4, head.common, &reader, path: head.request.path)
             if p.firstCall == nil && !reader.has(p.firstCallName) {
                 reader.add(
                     p.firstCallName, .missingParameter,
                     "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution"
                 )
             }
-            family = .skan4(WindowDecision(p, nowMilliseconds: now, reader: &reader))
-        case .launch, .event, .launch2, .event2:
-            let s2s = S2SParameters.parse(&reader, common: common, endpoint: endpoint, path: request.path)
-            family = .s2s(WindowDecision(s2s.skan, nowMilliseconds: now, reader: &reader), refusal: s2s.refusal)
-        case .unmatched, .postback:
-            family = .none
+            return (p, WindowDecision(p, nowMilliseconds: head.nowMilliseconds, reader: &reader))
         }
-        findings = reader.findings
+
+        mutating func s2s() -> (SKAN4Parameters, WindowDecision, refusal: String?) {
+            let s2s = S2SParameters.parse(
+                &reader, common: head.common, endpoint: head.endpoint, path: head.request.path)
+            let decision = WindowDecision(s2s.skan, nowMilliseconds: head.nowMilliseconds, reader: &reader)
+            return (s2s.skan, decision, s2s.refusal)
+        }
     }
 
-    /// The device the request is about: the key of its state.
-    public var device: String? { common.device(for: endpoint) }
-
-    /// The journal's `event` is `n`, but for a launch: that is a session, and its `n` the app's name.
-    var event: String? { endpoint.isLaunch ? ConversionService.session : common.event }
-
     /// A device id or event name longer than the server keeps: said, and kept cut (`CommonParameters`).
-    private static func lengthFindings(
+    fileprivate static func lengthFindings(
         _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader
     ) {
         let limit = CommonParameters.maxIdentifierBytes
@@ -78,7 +119,7 @@ public struct ParsedSKANRequest: Sendable {
         }
     }
 
-    private static func identityFindings(
+    fileprivate static func identityFindings(
         _ endpoint: SKANEndpoint, _ common: CommonParameters, _ reader: inout ParameterReader, path: String
     ) {
         if !common.has(.apiKey) {

@@ -75,8 +75,7 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
         case .skan3(let p):
             value = p.conversionValue
             totalRevenue = Self.amounts(p.totalRevenue)
-        case .skan4(let decision), .s2s(let decision, _):
-            let p = decision.parameters
+        case .skan4(let p, let decision), .s2s(let p, let decision, _):
             window = decision.window
             value = p.currentFine
             totalRevenue = Self.amounts(p.totalRevenue)

@@ -2,18 +2,16 @@
 /// decided once from its first call and the time, with the findings that need that window; the
 /// windowed rules, the journal and the outcome all read this one decision.
 struct WindowDecision: Sendable {
-    let parameters: SKAN4Parameters
     /// nil without a first call: then no window can be chosen and nothing is answered.
     let window: SKANWindow?
 
     init(_ parameters: SKAN4Parameters, nowMilliseconds now: Int64, reader: inout ParameterReader) {
-        self.parameters = parameters
         window = parameters.firstCall.map { SKANWindow.at(firstCallSeconds: $0, nowMilliseconds: now) }
         parameters.checkConsistency(window: window, reader: &reader)
     }
 
     /// The client says the current window is locked, yet asks for an update in it.
-    var lockParameterFinding: ValidationFinding? {
+    func lockParameterFinding(_ parameters: SKAN4Parameters) -> ValidationFinding? {
         guard let n = window?.index, let lock = parameters.windows[n].windowLock else { return nil }
         let name = SKANWindowParameters.windowLockName(n).name
         return ValidationFinding(

@@ -11,11 +11,10 @@ struct WindowedRules {
     /// requests). With `adopted` (the client got another answer than the model's) the device
     /// remembers that one, and the model's is still returned, for the journal.
     func answer(
-        _ decision: WindowDecision, event: String?, device: inout WindowedDeviceState,
+        _ p: SKAN4Parameters, _ decision: WindowDecision, event: String?, device: inout WindowedDeviceState,
         findings: inout [ValidationFinding], hits: inout EntryHits, now: Int64, answering: Bool,
         adopting adopted: AppliedAnswer?
     ) -> (fine: Int64, answer: ModelAnswer)? {
-        let p = decision.parameters
         guard let n = decision.window?.index, let first = p.firstCall else { return nil }
         noteRequest(p, window: n, firstCall: first, event: event, device: &device, findings: &findings, answering)
         let current = SKAN3Rules.clamped(p.currentFine ?? 0)

@@ -11,9 +11,9 @@ struct EndpointFamilyRulesTests {
         ParsedSKANRequest(endpoint, request(endpoint, params), nowMilliseconds: now * 1000)
     }
 
-    private func decision(_ p: ParsedSKANRequest) -> WindowDecision? {
+    private func decision(_ p: ParsedSKANRequest) -> (SKAN4Parameters, WindowDecision)? {
         switch p.family {
-        case .skan4(let d), .s2s(let d, _): d
+        case .skan4(let p, let d), .s2s(let p, let d, _): (p, d)
         case .skan3, .none: nil
         }
     }
@@ -22,14 +22,14 @@ struct EndpointFamilyRulesTests {
 
     @Test func aRequestIsReadOnceIntoItsFamilyWithItsFindings() throws {
         let skan4 = parsed(.skan4, skan4Params([("skan_current_conversion_value", "3")]), now: T0 + 3 * day)
-        let d = try #require(decision(skan4))
+        let (p4, d) = try #require(decision(skan4))
         #expect(d.window == .p1)
-        #expect(d.parameters.currentFine == 3)
+        #expect(p4.currentFine == 3)
         #expect(skan4.device == "IDFV-1")
         #expect(skan4.event == "__SESSION__")
 
         let noFirstCall = parsed(.skan4, skan4Params(first: nil))
-        #expect(decision(noFirstCall)?.window == nil)
+        #expect(decision(noFirstCall)?.1.window == nil)
         #expect(noFirstCall.findings.map(\.code).contains(.missingParameter))
 
         guard case .skan3(let p) = parsed(.skan3, skan3Params(value: "1")).family else {
@@ -39,7 +39,7 @@ struct EndpointFamilyRulesTests {
         #expect(p.conversionValue == 1)
 
         let launch = parsed(.launch, [("a", "KEY"), ("p", "iOS"), ("i", "com.example.app"), ("n", "My App")])
-        guard case .s2s(_, let refusal) = launch.family else {
+        guard case .s2s(_, _, let refusal) = launch.family else {
             Issue.record("a launch was not read as S2S")
             return
         }
@@ -73,12 +73,14 @@ struct EndpointFamilyRulesTests {
 
     @Test func aLockSentForTheCurrentWindowIsAFindingOfTheDecision() throws {
         let locked = parsed(.skan4, skan4Params([("p0_window_lock", String(T0 + 60))]), now: T0 + hour)
-        let finding = try #require(decision(locked)?.lockParameterFinding)
+        let (lockedP, lockedD) = try #require(decision(locked))
+        let finding = try #require(lockedD.lockParameterFinding(lockedP))
         #expect(finding.code == .updateAfterWindowLock)
         #expect(finding.param == "p0_window_lock")
         // A lock of a past window is not this window's.
         let past = parsed(.skan4, skan4Params([("p0_window_lock", String(T0 + 60))]), now: T0 + 3 * day)
-        #expect(decision(past)?.lockParameterFinding == nil)
+        let (pastP, pastD) = try #require(decision(past))
+        #expect(pastD.lockParameterFinding(pastP) == nil)
     }
 
     // MARK: SKAN 3
@@ -115,14 +117,14 @@ struct EndpointFamilyRulesTests {
     @Test func windowedRulesRememberTheModelsAnswerOrTheAdoptedOne() throws {
         let model = try loadModel(#"{"skan4":{"p0":{"entries":[{"fine":5,"coarse":"high","lock":true}]}}}"#)
         let rules = WindowedRules(model: model)
-        let d = try #require(decision(parsed(.skan4, skan4Params([("skan_current_conversion_value", "1")]))))
+        let (p, d) = try #require(decision(parsed(.skan4, skan4Params([("skan_current_conversion_value", "1")]))))
 
         var mine = WindowedDeviceState()
         var findings: [ValidationFinding] = []
         var hits = EntryHits()
         let chosen = try #require(
             rules.answer(
-                d, event: "__SESSION__", device: &mine, findings: &findings, hits: &hits, now: T0 * 1000,
+                p, d, event: "__SESSION__", device: &mine, findings: &findings, hits: &hits, now: T0 * 1000,
                 answering: true, adopting: nil))
         #expect(chosen.fine == 5)
         #expect(chosen.answer.coarse == 2)
@@ -137,7 +139,7 @@ struct EndpointFamilyRulesTests {
         let adopted = AppliedAnswer(ok: true, value: 9, coarse: 0, lock: false)
         let model5 = try #require(
             rules.answer(
-                d, event: "__SESSION__", device: &theirs, findings: &findings, hits: &hits, now: T0 * 1000,
+                p, d, event: "__SESSION__", device: &theirs, findings: &findings, hits: &hits, now: T0 * 1000,
                 answering: true, adopting: adopted))
         #expect(model5.fine == 5)
         #expect(theirs.lastReturned[0] == ModelAnswer(fine: 9, coarse: 0, lock: false))
@@ -147,7 +149,7 @@ struct EndpointFamilyRulesTests {
         // An answer the client could not use is adopted as nothing to keep.
         var unusable = WindowedDeviceState()
         _ = rules.answer(
-            d, event: "__SESSION__", device: &unusable, findings: &findings, hits: &hits, now: T0 * 1000,
+            p, d, event: "__SESSION__", device: &unusable, findings: &findings, hits: &hits, now: T0 * 1000,
             answering: true, adopting: .received(status: 200, body: Array("<html>".utf8)))
         #expect(unusable.lastReturned[0] == nil)
         #expect(unusable.events[0]["__SESSION__"] == 1, "the event still counts")
@@ -155,7 +157,7 @@ struct EndpointFamilyRulesTests {
 
     @Test func aNotificationTheModelDoesNotAnswerKeepsOnlyWhatTheClientSent() throws {
         let rules = WindowedRules(model: .builtIn)
-        let d = try #require(
+        let (p, d) = try #require(
             decision(
                 parsed(
                     .skan4,
@@ -164,7 +166,7 @@ struct EndpointFamilyRulesTests {
         var findings: [ValidationFinding] = []
         var hits = EntryHits()
         let chosen = rules.answer(
-            d, event: "purchase", device: &device, findings: &findings, hits: &hits, now: T0 * 1000,
+            p, d, event: "purchase", device: &device, findings: &findings, hits: &hits, now: T0 * 1000,
             answering: false, adopting: nil)
         #expect(chosen == nil)
         #expect(device.lastReturned == [nil, nil, nil])
