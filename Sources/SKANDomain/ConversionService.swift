@@ -154,11 +154,13 @@ public final class ConversionService: Sendable {
             let p = reading.skan3()
             return answerSKAN3(reading.head, p, reading.findings, commit, adopted)
         case .skan4:
-            let (p, decision) = reading.skan4()
+            let p = reading.skan4()
+            let decision = reading.window(for: p)
             return answerSKAN4(reading.head, p, decision, reading.findings, commit, adopted)
         case .launch, .event, .launch2, .event2:
-            let (p, decision, refusal) = reading.s2s()
-            return answerS2S(reading.head, p, decision, refusal, reading.findings, commit, adopted)
+            let s2s = reading.s2s()
+            let decision = reading.window(for: s2s.skan)
+            return answerS2S(reading.head, s2s.skan, decision, s2s.refusal, reading.findings, commit, adopted)
         case .unmatched, .postback:
             return refused(reading.head)
         }
@@ -210,7 +212,11 @@ public final class ConversionService: Sendable {
         state.withLock { s in
             let model = s.model
             var hits = EntryHits()
-            func run(_ device: inout DeviceState) -> (body: [UInt8], accepted: Bool) {
+            // Findings and hits are passed, not captured: a nested function capturing a `var`
+            // boxes it and checks each access at run time.
+            func run(_ device: inout DeviceState, _ findings: inout [ValidationFinding], _ hits: inout EntryHits)
+                -> (body: [UInt8], accepted: Bool)
+            {
                 let body = rules(model, &device, &findings, &hits)
                 if strict, let first = findings.first { return (SKANResponse.error(first.message), false) }
                 device.requests += 1
@@ -221,18 +227,19 @@ public final class ConversionService: Sendable {
             if let key {
                 if !commit {
                     var copy = s.devices.peek(key) ?? DeviceState(nowMilliseconds: now)
-                    body = run(&copy).body
+                    body = run(&copy, &findings, &hits).body
                 } else if strict {
                     var copy = s.devices.get(key) ?? DeviceState(nowMilliseconds: now)
-                    let result = run(&copy)
+                    let result = run(&copy, &findings, &hits)
                     if result.accepted { s.devices.set(key, copy) }
                     body = result.body
                 } else {
-                    body = s.devices.update(key, make: { DeviceState(nowMilliseconds: now) }, { run(&$0).body })
+                    body = s.devices.update(
+                        key, make: { DeviceState(nowMilliseconds: now) }, { run(&$0, &findings, &hits).body })
                 }
             } else {
                 var scratch = DeviceState(nowMilliseconds: now)
-                body = run(&scratch).body
+                body = run(&scratch, &findings, &hits).body
             }
             let kept = State.kept(commit: commit, strict: strict, findings: findings) && counts(model)
             return (body, kept ? s.coverage.record(hits) : nil)

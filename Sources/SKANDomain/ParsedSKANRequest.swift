@@ -37,11 +37,11 @@ public struct ParsedSKANRequest: Sendable {
         case .skan3:
             family = .skan3(reading.skan3())
         case .skan4:
-            let (p, decision) = reading.skan4()
-            family = .skan4(p, decision)
+            let p = reading.skan4()
+            family = .skan4(p, reading.window(for: p))
         case .launch, .event, .launch2, .event2:
-            let (p, decision, refusal) = reading.s2s()
-            family = .s2s(p, decision, refusal: refusal)
+            let s2s = reading.s2s()
+            family = .s2s(s2s.skan, reading.window(for: s2s.skan), refusal: s2s.refusal)
         case .unmatched, .postback:
             family = .none
         }
@@ -79,7 +79,8 @@ public struct ParsedSKANRequest: Sendable {
             return p
         }
 
-        mutating func skan4() -> (SKAN4Parameters, WindowDecision) {
+        /// SKAN 4's parameters; `window(for:)` then decides their window.
+        mutating func skan4() -> SKAN4Parameters {
             let p = SKAN4Parameters.parse(&reader)
             ParsedSKANRequest.identityFindings(.skan4, head.common, &reader, path: head.request.path)
             if p.firstCall == nil && !reader.has(p.firstCallName) {
@@ -88,14 +89,18 @@ public struct ParsedSKANRequest: Sendable {
                     "\(p.firstCallName.name) is missing, so no window can be chosen; the snippet sets it in registerAppForAdNetworkAttribution"
                 )
             }
-            return (p, WindowDecision(p, nowMilliseconds: head.nowMilliseconds, reader: &reader))
+            return p
         }
 
-        mutating func s2s() -> (SKAN4Parameters, WindowDecision, refusal: String?) {
-            let s2s = S2SParameters.parse(
-                &reader, common: head.common, endpoint: head.endpoint, path: head.request.path)
-            let decision = WindowDecision(s2s.skan, nowMilliseconds: head.nowMilliseconds, reader: &reader)
-            return (s2s.skan, decision, s2s.refusal)
+        /// The window SKAN 4 (or S2S) parameters fall in, with the findings that need it.
+        mutating func window(for p: SKAN4Parameters) -> WindowDecision {
+            WindowDecision(p, nowMilliseconds: head.nowMilliseconds, reader: &reader)
+        }
+
+        /// An S2S notification's parameters (its SKAN ones in `skan`); `window(for:)` then decides
+        /// their window.
+        mutating func s2s() -> S2SParameters {
+            S2SParameters.parse(&reader, common: head.common, endpoint: head.endpoint, path: head.request.path)
         }
     }
 
