@@ -87,9 +87,12 @@ let package = Package(
         .target(name: "SystemPOSIX", dependencies: ["CSystemLinux", "CSystemAtomics"]),
         .target(name: "CSystemAtomics"),  // the compiler's atomic builtins, for SystemPOSIX.Atomic
         .target(name: "CSystemLinux"),  // accept4, which Swift's Glibc module does not declare
-        .target(name: "HTTPCore", dependencies: ["SystemPOSIX"]),
+        // The word-at-a-time byte code (SWAR scans, byte equality and hashing, the ASCII check)
+        // in a room of its own, shared by the HTTP server and the domain; no dependency.
+        .target(name: "ByteWords"),
+        .target(name: "HTTPCore", dependencies: ["ByteWords", "SystemPOSIX"]),
         // SystemPOSIX for its Mutex and Atomic only: the domain makes no system call.
-        .target(name: "SKANDomain", dependencies: ["SystemPOSIX"]),
+        .target(name: "SKANDomain", dependencies: ["ByteWords", "SystemPOSIX"]),
         // Journal reports (per device, against the upstream, JUnit) and postbacks: pure, so
         // `skan-mock report` and `compare` need neither the server nor a socket.
         .target(name: "SKANReport", dependencies: ["SKANDomain"]),
@@ -144,6 +147,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .testTarget(name: "SystemPOSIXTests", dependencies: ["SystemPOSIX"]),
+        .testTarget(name: "ByteWordsTests", dependencies: ["ByteWords"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "SystemPOSIX"]),
         .testTarget(name: "SKANDomainTests", dependencies: ["SKANDomain", "SystemPOSIX"]),
         .testTarget(name: "SKANReportTests", dependencies: ["SKANReport", "SKANDomain"]),

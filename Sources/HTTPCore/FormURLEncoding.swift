@@ -1,3 +1,5 @@
+import ByteWords
+
 /// `application/x-www-form-urlencoded`, the encoding of query strings and form bodies (WHATWG URL
 /// standard): pairs split on `&`, name and value on the first `=`, `+` is a space, `%XX` a byte.
 /// Malformed escapes are kept as they came rather than rejected, as browsers do.

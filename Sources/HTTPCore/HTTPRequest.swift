@@ -1,3 +1,5 @@
+import ByteWords
+
 /// One parsed request: the head as the client sent it, and its whole body (de-chunked).
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod

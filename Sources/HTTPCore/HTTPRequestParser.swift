@@ -1,3 +1,5 @@
+import ByteWords
+
 /// An incremental HTTP/1.1 request parser: bytes in, whole requests (or one error with its status) out.
 ///
 /// It does no I/O and keeps no clock, so every framing rule and limit is unit-testable by feeding it

@@ -1,3 +1,5 @@
+import ByteWords
+
 /// Appends JSON text to a byte buffer. Used for every response body and journal line, so it writes
 /// straight into memory of its own: no intermediate String, no Foundation, and no `[UInt8]` append,
 /// whose generic sequence path cost about 90 instructions a call (170 calls a journal line).
@@ -306,29 +308,24 @@ public struct JSONWriter: ~Copyable, ByteAppending {
         if n - from >= 8 {
             let raw = UnsafeRawPointer(source)
             while i + 8 <= n {
-                let mask = escapeMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
+                let mask = escapeMask(ByteWord.load(raw, at: i))
+                if mask != 0 { return i + ByteWord.firstFlagged(mask) }
                 i += 8
             }
             guard i < n else { return n }
             // The last eight bytes, overlapping some just checked: those raise no flag (a false
             // flag needs a true one below it), so the lowest flag is the next escape.
-            let mask = escapeMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)))
-            return mask == 0 ? n : n - 8 + mask.trailingZeroBitCount >> 3
+            let mask = escapeMask(ByteWord.load(raw, at: n - 8))
+            return mask == 0 ? n : n - 8 + ByteWord.firstFlagged(mask)
         }
         while i < n && !(source[i] < 0x20 || source[i] == 0x22 || source[i] == 0x5C) { i += 1 }
         return i
     }
 
-    /// The high bit of each byte of `word` that is a control character, `"` or `\\` (the bit tricks
-    /// of "Bit Twiddling Hacks": a byte below n, a byte equal to zero); flags above a true one may
-    /// be false, the lowest never is.
+    /// The flags (`ByteWord`) of the bytes of `word` that are a control character, `"` or `\\`.
     @inline(__always) static func escapeMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let below0x20 = (word &- ones &* 0x20) & ~word & highs
-        return below0x20 | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C))
+        ByteWord.belowFlags(word, 0x20) | ByteWord.equalFlags(word, ByteWord.repeating(0x22))
+            | ByteWord.equalFlags(word, ByteWord.repeating(0x5C))
     }
 
     @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -1,3 +1,5 @@
+import ByteWords
+
 /// RFC 3339 timestamps with milliseconds in UTC ("2026-11-21T06:00:00.123Z") for the journal.
 /// Computed arithmetically (Howard Hinnant's days-to-civil algorithm): no locale, no Foundation, no libc.
 public enum RFC3339 {

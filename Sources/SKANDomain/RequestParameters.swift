@@ -1,3 +1,5 @@
+import ByteWords
+
 /// A request's parameters, decoded once: every name and value back to back in one byte buffer, in
 /// arrival order (repeats kept, for the journal), and each known name (`SKANParameter`) sorted into
 /// its slot as it arrives, so that the thirty lookups of a request are array reads. Repeated names
@@ -198,26 +200,10 @@ public struct RequestParameters: Sendable {
         private var starts: [Int]
         private let mask: Int
 
-        /// Length and the first and last eight bytes: enough to tell the known names apart, and a
-        /// few multiplications instead of one per byte. (Unknown names, which a client chooses,
-        /// are hashed in full by `NameSet`.)
+        /// The known names are told apart by `ByteEquality.shortHash` (length and the first and
+        /// last eight bytes); unknown names, which a client chooses, are hashed in full by `NameSet`.
         @inline(__always)
-        static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-            let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-            let n = name.count
-            var h = UInt64(n) &* k
-            guard let base = name.baseAddress, n > 0 else { return UInt32(truncatingIfNeeded: h >> 32) }
-            if n >= 8 {
-                let raw = UnsafeRawPointer(base)
-                h = (h ^ raw.loadUnaligned(as: UInt64.self)) &* k
-                h = (h ^ raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) &* k
-            } else {
-                var word: UInt64 = 0
-                for i in 0..<n { word |= UInt64(base[i]) << (8 * UInt64(i)) }
-                h = (h ^ word) &* k
-            }
-            return UInt32(truncatingIfNeeded: h >> 32)
-        }
+        static func hash(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 { ByteEquality.shortHash(name) }
 
         init() {
             let size = 128
@@ -264,25 +250,7 @@ public struct RequestParameters: Sendable {
     /// Byte equality, eight at a time.
     @inline(__always)
     static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = a.count
-        guard n == b.count else { return false }
-        guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-        let ra = UnsafeRawPointer(pa)
-        let rb = UnsafeRawPointer(pb)
-        var i = 0
-        while i + 8 <= n {
-            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            {
-                return false
-            }
-            i += 8
-        }
-        while i < n {
-            if pa[i] != pb[i] { return false }
-            i += 1
-        }
-        return true
+        ByteEquality.same(a, b)
     }
 
     /// The distinct unknown names seen so far (indices of their first field), so that counting

@@ -1,6 +1,5 @@
+import ByteWords
 import Testing
-
-@testable import HTTPCore
 
 /// The word-at-a-time scans must agree with a plain byte loop for every byte value at every
 /// position and alignment.

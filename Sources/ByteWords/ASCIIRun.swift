@@ -1,14 +1,14 @@
 extension UnsafeBufferPointer where Element == UInt8 {
     /// Whether every byte is below 0x80, eight at a time: every byte of a query and of an answer
     /// passes here on its way into the parameters and the journal line.
-    @inline(__always)
-    var isASCII: Bool {
+    @inlinable @inline(__always)
+    public var isASCII: Bool {
         guard let base = baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var i = 0
         var high: UInt64 = 0
         while i + 8 <= count {
-            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            high |= ByteWord.load(raw, at: i)
             i += 8
         }
         var tail: UInt8 = 0
@@ -16,6 +16,6 @@ extension UnsafeBufferPointer where Element == UInt8 {
             tail |= self[i]
             i += 1
         }
-        return high & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+        return high & ByteWord.highs == 0 && tail < 0x80
     }
 }
