@@ -91,30 +91,43 @@ struct EvaluationContext {
 
     func eventCount(_ name: String) -> Int { counts[name] ?? 0 }
 
-    mutating func revenue(source: RevenueSource, period: RevenuePeriod) -> Double {
-        let total = period == .total
-        switch source {
-        case .iap: return converted(total ? 0 : 2)
-        case .admon: return converted(total ? 1 : 3)
-        case .both: return converted(total ? 0 : 2) + converted(total ? 1 : 3)
+    /// The four revenues a condition can look at, each converted once.
+    private enum Slot {
+        case totalIAP, totalAdmon, windowIAP, windowAdmon
+
+        init(iap: Bool, period: RevenuePeriod) {
+            switch (iap, period) {
+            case (true, .total): self = .totalIAP
+            case (false, .total): self = .totalAdmon
+            case (true, .window): self = .windowIAP
+            case (false, .window): self = .windowAdmon
+            }
         }
     }
 
-    private mutating func converted(_ slot: Int) -> Double {
+    mutating func revenue(source: RevenueSource, period: RevenuePeriod) -> Double {
+        switch source {
+        case .iap: return converted(Slot(iap: true, period: period))
+        case .admon: return converted(Slot(iap: false, period: period))
+        case .both: return converted(Slot(iap: true, period: period)) + converted(Slot(iap: false, period: period))
+        }
+    }
+
+    private mutating func converted(_ slot: Slot) -> Double {
         let cached: Double?
         switch slot {
-        case 0: cached = cache.0
-        case 1: cached = cache.1
-        case 2: cached = cache.2
-        default: cached = cache.3
+        case .totalIAP: cached = cache.0
+        case .totalAdmon: cached = cache.1
+        case .windowIAP: cached = cache.2
+        case .windowAdmon: cached = cache.3
         }
         if let cached { return cached }
         let (revenue, name): (Revenue?, String)
         switch slot {
-        case 0: (revenue, name) = totalIAP
-        case 1: (revenue, name) = totalAdmon
-        case 2: (revenue, name) = windowIAP
-        default: (revenue, name) = windowAdmon
+        case .totalIAP: (revenue, name) = totalIAP
+        case .totalAdmon: (revenue, name) = totalAdmon
+        case .windowIAP: (revenue, name) = windowIAP
+        case .windowAdmon: (revenue, name) = windowAdmon
         }
         var unknown: [String] = []
         let value = rates.convert(revenue) { unknown.append($0) }
@@ -127,10 +140,10 @@ struct EvaluationContext {
                 ))
         }
         switch slot {
-        case 0: cache.0 = value
-        case 1: cache.1 = value
-        case 2: cache.2 = value
-        default: cache.3 = value
+        case .totalIAP: cache.0 = value
+        case .totalAdmon: cache.1 = value
+        case .windowIAP: cache.2 = value
+        case .windowAdmon: cache.3 = value
         }
         return value
     }
