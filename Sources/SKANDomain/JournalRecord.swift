@@ -41,6 +41,8 @@ public struct JournalRecord: Sendable {
     public var recordedId: Int64?
     /// Why the answer was never sent (the server stopped during its delay).
     public var notSent: String?
+    /// A postback the receiver took (endpoint `postback`), with its verdict and body.
+    public var postback: Received?
 
     /// A finding as the journal holds it. The code is kept as written, so a line from a newer
     /// version with a code this one does not know still reads.
@@ -157,6 +159,17 @@ extension JournalRecord {
         public static let replayed = "replayed"
         public static let recordedId = "recorded_id"
         public static let notSent = "not_sent"
+        public static let postback = "postback"
+        /// In `postback`.
+        public static let framework = "framework"
+        public static let transactionID = "transaction_id"
+        public static let index = "index"
+        public static let didWin = "did_win"
+        public static let fine = "fine"
+        public static let coarse = "coarse"
+        public static let verified = "verified"
+        public static let key = "key"
+        public static let badSignature = "bad_signature"
         /// In `response`, `model` and `upstream`.
         public static let status = "status"
         public static let body = "body"
@@ -243,6 +256,7 @@ extension JournalRecord {
             guard let flag = replayed.boolValue else { throw Self.typeProblem("$.replayed", "true or false", replayed) }
             self.replayed = flag
         }
+        postback = try Self.received(json)
     }
 
     /// Reads one line's bytes (without its newline).
@@ -256,17 +270,17 @@ extension JournalRecord {
         try self.init(json: json)
     }
 
-    private static func typeProblem(_ path: String, _ expected: String, _ value: JSONValue) -> JSONProblem {
+    static func typeProblem(_ path: String, _ expected: String, _ value: JSONValue) -> JSONProblem {
         JSONProblem(path: path, reason: "expected \(expected), found \(value.typeName)")
     }
 
-    private static func string(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> String? {
+    static func string(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> String? {
         guard let value = object[key], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw typeProblem(CheckedJSON.child(at, key), "a string", value) }
         return text
     }
 
-    private static func integer(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> Int64? {
+    static func integer(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> Int64? {
         guard let value = object[key], !value.isNull else { return nil }
         guard let number = value.intValue else {
             throw typeProblem(CheckedJSON.child(at, key), "an integer", value)

@@ -60,6 +60,13 @@ public struct ReceivedPostback: Sendable, Equatable {
                 PostbackRejection(
                     body.isEmpty ? "the body is empty: a postback is a JSON object" : "the body is not JSON: \(error)"))
         }
+        return parse(json: json, framework: framework)
+    }
+
+    /// The postback in a parsed body (a journal line's `postback.body`, read again), or why it is not one.
+    public static func parse(json: JSONValue, framework: PostbackQuery.Framework) -> Result<
+        ReceivedPostback, PostbackRejection
+    > {
         guard json.objectValue != nil else {
             return .failure(PostbackRejection("the body is a JSON \(json.typeName), not a postback object"))
         }

@@ -10,8 +10,10 @@ struct Report: ParsableCommand {
         abstract: "Summarise a journal file (--log) per device; optionally write JUnit XML.",
         discussion: """
             Prints requests, windows reached, values answered and findings by code per device, and \
-            the postbacks Apple would send for each device as of the journal's last request. \
-            Exits 0, or 1 with --fail-on-findings when there is a finding or a line that is not JSON, \
+            the postbacks Apple would send for each device as of the journal's last request, then \
+            the postbacks the server received, each compared with that prediction. \
+            Exits 0, or 1 with --fail-on-findings when there is a finding, a received postback that \
+            differs from the prediction or whose signature does not verify, or a line that is not JSON, \
             2 when the journal cannot be read or the JUnit file cannot be written.
             """
     )
@@ -21,7 +23,8 @@ struct Report: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write JUnit XML here: a testcase per device, a failure per finding.", valueName: "file"))
+            "Also write JUnit XML here: a testcase per device and per received postback, a failure per finding or difference.",
+            valueName: "file"))
     var junit: String?
 
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
@@ -57,6 +60,11 @@ struct Report: ParsableCommand {
             valueName: "CC"))
     var country: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Compare the received postbacks that name no device (a phone's) with this device.", valueName: "id"))
+    var postbackDevice: String?
+
     /// The postbacks route's parameters, checked by the route's own rules (issue 29).
     func postbackOptions() throws -> PostbackQuery {
         let given: [(String, String?)] = [
@@ -72,6 +80,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let postbackOptions = try postbackOptions()
+        if postbackDevice?.isEmpty == true { throw ValidationError("--postback-device must not be empty") }
         var loaded: ConversionModel?
         if let model {
             switch ModelFile.read(model) {
@@ -81,7 +90,10 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        var report = try JournalInput.read(journal, for: "report") { try JournalReport.read(&$0, model: loaded) }
+        var report = try JournalInput.read(journal, for: "report") {
+            try JournalReport.read(
+                &$0, model: loaded, postbackDevice: postbackDevice, developerMode: postbackOptions.developerMode)
+        }
         if postbackOptions != PostbackQuery() {
             for i in report.devices.indices {
                 report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)

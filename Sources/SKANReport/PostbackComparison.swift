@@ -5,7 +5,7 @@ import SKANDomain
 /// agree, "differs" with each difference in words, "unmatched" (with the devices it could be) when
 /// no device was named. Pure, so the admin route and tests share it.
 public struct PostbackComparison: Sendable, Equatable {
-    public enum Result: String, Sendable {
+    public enum Result: String, Sendable, CaseIterable {
         case matches
         case differs
         case unmatched

@@ -79,6 +79,36 @@ import Testing
         #expect(record.answeredValue == 1)
     }
 
+    /// Issue 40.10: a received postback's member keeps its verdict and body, so a journal file
+    /// alone reads the postback again, as the receiver read it; a body over the bound is left out.
+    @Test func aReceivedPostbackReadsBackWithItsBody() throws {
+        let body = Array(
+            #"{"version":"4.0","ad-network-id":"n","transaction-id":"T-1","did-win":true,"postback-sequence-index":1,"coarse-conversion-value":"high"}"#
+                .utf8)
+        let postback = try ReceivedPostback.parse(body, framework: .skan).get()
+        let verdict = PostbackVerdict(verified: false, key: "k", reason: "does not verify", badSignature: true)
+        let record = try written(extra: [
+            JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: body.count)
+        ])
+        let received = try #require(record.postback)
+        #expect(received.framework == .skan && received.transactionID == "T-1" && received.index == 1)
+        #expect(received.didWin == true && received.fine == nil && received.coarse == "high")
+        #expect(received.verdict == verdict)
+        #expect(received.postback == postback)
+        let big = try written(extra: [
+            JournalRecord.postbackMember(
+                postback, verdict: verdict, bodyBytes: JournalRecord.maxPostbackBodyBytes + 1)
+        ])
+        #expect(big.postback?.body == nil && big.postback?.postback == nil && big.postback?.transactionID == "T-1")
+        do {
+            _ = try JournalRecord(
+                line: Array(#"{"id":1,"postback":{"framework":"skan","transaction_id":"T","body":"x"}}"#.utf8))
+            Issue.record("a postback body that is not an object was read")
+        } catch {
+            #expect(error.path == "$.postback.body")
+        }
+    }
+
     @Test func aMemberOfTheWrongTypeIsNamedByItsPath() {
         func problem(_ text: String) -> String {
             do {
