@@ -44,14 +44,15 @@ public struct JournalRecord: Sendable {
     /// A postback the receiver took (endpoint `postback`), with its verdict and body.
     public var postback: Received?
 
-    /// A finding as the journal holds it. The code is kept as written, so a line from a newer
-    /// version with a code this one does not know still reads.
+    /// A finding as the journal holds it, its code read through the type the writer writes it
+    /// with: a code this version does not know (from a newer version's line) reads as
+    /// `FindingCode.unknown`, kept as written.
     public struct Issue: Sendable, Equatable {
         public var param: String?
-        public var code: String
+        public var code: FindingCode
         public var message: String
 
-        public init(param: String?, code: String, message: String) {
+        public init(param: String?, code: FindingCode, message: String) {
             self.param = param
             self.code = code
             self.message = message
@@ -352,7 +353,7 @@ extension JournalRecord {
             }
             issues.append(
                 Issue(
-                    param: try string(item, Field.param, at), code: code,
+                    param: try string(item, Field.param, at), code: FindingCode(rawValue: code),
                     message: try string(item, Field.message, at) ?? ""))
         }
         return issues

@@ -46,8 +46,6 @@ public struct ReceivedPostback: Sendable, Equatable {
         "/.well-known/appattribution/report-attribution": .aak
     ]
 
-    static let coarseNames: Set<String> = ["low", "medium", "high"]
-
     /// The postback in `body`, or why it is not one.
     public static func parse(_ body: [UInt8], framework: PostbackQuery.Framework) -> Result<
         ReceivedPostback, PostbackRejection
@@ -184,7 +182,7 @@ public struct ReceivedPostback: Sendable, Equatable {
 
     private static func coarse(_ json: JSONValue) throws(PostbackRejection) -> String? {
         guard let name = try string(json, "coarse-conversion-value") else { return nil }
-        guard coarseNames.contains(name) else {
+        guard CoarseValue.value(named: name) != nil else {
             throw PostbackRejection("coarse-conversion-value is \"\(name)\", not low, medium or high")
         }
         return name

@@ -179,7 +179,7 @@ public struct JournalReport: Sendable, Equatable {
             device.findings.append(
                 Finding(
                     requestId: record.id, method: record.method, path: record.path, param: issue.param,
-                    code: issue.code, message: issue.message))
+                    code: issue.code.rawValue, message: issue.message))
         }
         devices[position] = device
     }

@@ -56,7 +56,7 @@ import Testing
         #expect(values(record, "extra") == ["from-alias"])
         #expect(values(record, "idfv") == ["QA-7"])
         #expect(record.window == .p0)
-        #expect(record.issues.contains { $0.param == "p0_coarse" && $0.code == "coarse_value_out_of_range" })
+        #expect(record.issues.contains { $0.param == "p0_coarse" && $0.code == .coarseValueOutOfRange })
         #expect(record.response == .init(status: 503, body: Array("down".utf8)))
         #expect(record.durationMicros == 77)
         #expect(record.clockOffsetSeconds == 86_400)
@@ -142,5 +142,7 @@ import Testing
         #expect(entry.event == "buy")
         #expect(entry.window == .p1)
         #expect(entry.hasIssues)
+        // A code this version does not know is kept, typed as unknown.
+        #expect(try JournalRecord(line: line).issues.map(\.code) == [.unknown("x")])
     }
 }
