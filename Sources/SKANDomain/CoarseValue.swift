@@ -1,6 +1,6 @@
 /// Apple's names for the coarse conversion values 0, 1 and 2, spelled here only: the model file,
 /// the postbacks skan-mock predicts and receives, the reports and the simulator read and write
-/// them through this (the console's copy is generated from it by Scripts/embed.sh).
+/// them through this (the console's `vocabulary.js` is generated from `names` by Scripts/embed.sh).
 public enum CoarseValue {
     /// `low`, `medium`, `high`: each at its value.
     public static let names = ["low", "medium", "high"]
