@@ -1,8 +1,9 @@
 /// One journal line read back, typed: what `--resume`, `report`, `record` and `compare` (and the
-/// admin report) know of a request. The writer (`JournalEntry.make` and the members the
-/// application adds) and this reader name fields through `JournalRecord.Field`, and a round-trip
-/// test reads back every field the writer writes, so a field renamed on one side cannot silently
-/// break the other.
+/// admin report) know of a request. This reader and the members the application adds
+/// (`JournalRecord+Members.swift`, `JournalRecord+Postback.swift`) name fields through
+/// `JournalRecord.Field`; `JournalEntry.make` writes the entry's own keys as literal bytes (it runs
+/// on every request), so the round-trip test (`JournalRecordTests`) reads back every field the
+/// writer writes: a field renamed on one side fails there, not silently in a report.
 ///
 /// Reading is strict about types and lenient about absence: a member that is there must have its
 /// type (a `"time"` that is not an RFC 3339 time is a reason to skip the line, named with its
