@@ -2,8 +2,8 @@
 /// admin report) know of a request. This reader and the members the application adds
 /// (`JournalRecord+Members.swift`, `JournalRecord+Postback.swift`) name fields through
 /// `JournalRecord.Field`; `JournalEntry.make` writes the entry's own keys as literal bytes (it runs
-/// on every request), so the round-trip test (`JournalRecordTests`) reads back every field the
-/// writer writes: a field renamed on one side fails there, not silently in a report.
+/// on every request), and `JournalRecordTests` holds those to the `Field` names and reads back
+/// every field the writer writes: a field renamed on one side fails there, not silently in a report.
 ///
 /// Reading is strict about types and lenient about absence: a member that is there must have its
 /// type (a `"time"` that is not an RFC 3339 time is a reason to skip the line, named with its

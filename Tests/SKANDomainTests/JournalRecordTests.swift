@@ -69,6 +69,32 @@ import Testing
         #expect(record.notSent == "the server stopped during the delay")
     }
 
+    /// Issue 41.1: `JournalEntry.make` spells its keys as literal bytes (it runs on every request);
+    /// they are the reader's `Field` names, in SPEC 2's order, then the members the application adds.
+    @Test func theEntryWritesItsKeysByTheReadersNames() throws {
+        typealias F = JournalRecord.Field
+        let clock = ManualClock(milliseconds: T0 * 1000)
+        let journal = Journal(clock: clock)
+        var parameters = RequestParameters()
+        for (name, value) in skan4Params(device: "QA-7", [("p0_coarse", "9")]) {
+            parameters.append(name: name, value: value)
+        }
+        let request = SKANRequest(method: "GET", path: "/x", remote: "", parameters: parameters)
+        let outcome = ConversionService(clock: clock).handle(.skan4, request)
+        journal.record(
+            request: request, outcome: outcome, status: 200, body: outcome.body, durationMicros: 1,
+            extra: [JournalRecord.tlsMember(nil)])
+        let line = try #require(journal.query().entries.first).json
+        let keys = line.objectValue?.map(\.key)
+        #expect(
+            keys == [
+                F.id, F.time, F.method, F.path, F.endpoint, F.remote, F.device, F.event, F.params, F.skan, F.window,
+                F.issues, F.response, F.durationMicros, F.tls
+            ])
+        #expect(line[F.response]?.objectValue?.map(\.key) == [F.status, F.body])
+        #expect(line[F.issues]?[0]?.objectValue?.map(\.key) == [F.param, F.code, F.message])
+    }
+
     @Test func anUpstreamThatDidNotAnswerReadsBack() throws {
         let record = try written(extra: [
             JournalRecord.upstreamMember(
