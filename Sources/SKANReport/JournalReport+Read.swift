@@ -23,6 +23,7 @@ extension JournalReport {
             service.answerAgain(record)
         }
         report.attachPostbacks(model: model, now: now) { service.device($0) }
+        // Read through a copy: `checkReceived` changes the report the closure would read.
         let windows = report
         report.checkReceived(model: model, device: postbackDevice, developerMode: developerMode) { id, options in
             service.device(id).map {
