@@ -30,7 +30,10 @@ struct Report: ParsableCommand {
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
     var json = false
 
-    @Flag(help: "Exit 1 when there is any finding, postback value the model never gives, or unreadable line.")
+    @Flag(
+        help:
+            "Exit 1 when there is any finding, postback value the model never gives, received postback that fails, or unreadable line."
+    )
     var failOnFindings = false
 
     @Option(
@@ -48,7 +51,10 @@ struct Report: ParsableCommand {
         help: ArgumentHelp("false: the postbacks a network whose ad did not win receives.", valueName: "true|false"))
     var didWin: String?
 
-    @Option(help: ArgumentHelp("true: iOS Developer Mode's windows (minutes) and delays.", valueName: "true|false"))
+    @Option(
+        help: ArgumentHelp(
+            "true: iOS Developer Mode's windows (minutes) and delays, for the postbacks shown and those received compared.",
+            valueName: "true|false"))
     var developerMode: String?
 
     @Option(help: ArgumentHelp("The first postback's source-identifier digits at tiers 2 and 3.", valueName: "2|3|4"))
