@@ -28,7 +28,7 @@ public enum AdAttributionKitPostback {
         var outer: [JSONMember] = [JSONMember("jws-string", .string(input + "." + (signature ?? "")))]
         if let fine = postback.fine { outer.append(JSONMember("conversion-value", .int(fine))) }
         if let coarse = postback.coarse {
-            outer.append(JSONMember("coarse-conversion-value", .string(PostbackSimulator.coarseName(coarse))))
+            outer.append(JSONMember("coarse-conversion-value", .string(CoarseValue.name(coarse))))
         }
         outer.append(JSONMember("ad-interaction-type", "click"))
         if let country = postback.countryCode { outer.append(JSONMember("country-code", .string(country))) }

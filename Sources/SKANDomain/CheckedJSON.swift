@@ -1,6 +1,6 @@
 /// Where a document a person wrote (a model, a replay file, a scenario) is wrong: the JSON path
 /// of the value (`$.skan4.p0.entries[2].fine`) and why.
-public struct JSONProblem: Error, Sendable, Equatable {
+public struct JSONProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
 
@@ -8,6 +8,8 @@ public struct JSONProblem: Error, Sendable, Equatable {
         self.path = path
         self.reason = reason
     }
+
+    public var description: String { "\(path): \(reason)" }
 }
 
 /// The one reader of checked JSON: every read names the JSON path of what it reads, and an

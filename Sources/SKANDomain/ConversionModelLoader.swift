@@ -285,14 +285,9 @@ struct ModelLoader {
 
     mutating func coarse(_ value: JSONValue, _ path: String) -> Int64? {
         if case .string(let s) = value {
-            switch s {
-            case "low": return 0
-            case "medium": return 1
-            case "high": return 2
-            default:
-                fail(path, "\"\(s)\" is not a coarse value: use 0, 1, 2 or \"low\", \"medium\", \"high\"")
-                return nil
-            }
+            if let named = CoarseValue.value(named: s) { return named }
+            fail(path, "\"\(s)\" is not a coarse value: use 0, 1, 2 or \"low\", \"medium\", \"high\"")
+            return nil
         }
         return integer(value, path, 0...2, what: "a coarse value (or \"low\", \"medium\", \"high\")")
     }

@@ -1,8 +1,9 @@
 /// One journal line read back, typed: what `--resume`, `report`, `record` and `compare` (and the
-/// admin report) know of a request. The writer (`JournalEntry.make` and the members the
-/// application adds) and this reader name fields through `JournalRecord.Field`, and a round-trip
-/// test reads back every field the writer writes, so a field renamed on one side cannot silently
-/// break the other.
+/// admin report) know of a request. This reader and the members the application adds
+/// (`JournalRecord+Members.swift`, `JournalRecord+Postback.swift`) name fields through
+/// `JournalRecord.Field`; `JournalEntry.make` writes the entry's own keys as literal bytes (it runs
+/// on every request), and `JournalRecordTests` holds those to the `Field` names and reads back
+/// every field the writer writes: a field renamed on one side fails there, not silently in a report.
 ///
 /// Reading is strict about types and lenient about absence: a member that is there must have its
 /// type (a `"time"` that is not an RFC 3339 time is a reason to skip the line, named with its
@@ -41,15 +42,18 @@ public struct JournalRecord: Sendable {
     public var recordedId: Int64?
     /// Why the answer was never sent (the server stopped during its delay).
     public var notSent: String?
+    /// A postback the receiver took (endpoint `postback`), with its verdict and body.
+    public var postback: Received?
 
-    /// A finding as the journal holds it. The code is kept as written, so a line from a newer
-    /// version with a code this one does not know still reads.
+    /// A finding as the journal holds it, its code read through the type the writer writes it
+    /// with: a code this version does not know (from a newer version's line) reads as
+    /// `FindingCode.unknown`, kept as written.
     public struct Issue: Sendable, Equatable {
         public var param: String?
-        public var code: String
+        public var code: FindingCode
         public var message: String
 
-        public init(param: String?, code: String, message: String) {
+        public init(param: String?, code: FindingCode, message: String) {
             self.param = param
             self.code = code
             self.message = message
@@ -157,6 +161,17 @@ extension JournalRecord {
         public static let replayed = "replayed"
         public static let recordedId = "recorded_id"
         public static let notSent = "not_sent"
+        public static let postback = "postback"
+        /// In `postback`.
+        public static let framework = "framework"
+        public static let transactionID = "transaction_id"
+        public static let index = "index"
+        public static let didWin = "did_win"
+        public static let fine = "fine"
+        public static let coarse = "coarse"
+        public static let verified = "verified"
+        public static let key = "key"
+        public static let badSignature = "bad_signature"
         /// In `response`, `model` and `upstream`.
         public static let status = "status"
         public static let body = "body"
@@ -243,6 +258,7 @@ extension JournalRecord {
             guard let flag = replayed.boolValue else { throw Self.typeProblem("$.replayed", "true or false", replayed) }
             self.replayed = flag
         }
+        postback = try Self.received(json)
     }
 
     /// Reads one line's bytes (without its newline).
@@ -256,17 +272,17 @@ extension JournalRecord {
         try self.init(json: json)
     }
 
-    private static func typeProblem(_ path: String, _ expected: String, _ value: JSONValue) -> JSONProblem {
+    static func typeProblem(_ path: String, _ expected: String, _ value: JSONValue) -> JSONProblem {
         JSONProblem(path: path, reason: "expected \(expected), found \(value.typeName)")
     }
 
-    private static func string(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> String? {
+    static func string(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> String? {
         guard let value = object[key], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw typeProblem(CheckedJSON.child(at, key), "a string", value) }
         return text
     }
 
-    private static func integer(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> Int64? {
+    static func integer(_ object: JSONValue, _ key: String, _ at: String) throws(JSONProblem) -> Int64? {
         guard let value = object[key], !value.isNull else { return nil }
         guard let number = value.intValue else {
             throw typeProblem(CheckedJSON.child(at, key), "an integer", value)
@@ -338,7 +354,7 @@ extension JournalRecord {
             }
             issues.append(
                 Issue(
-                    param: try string(item, Field.param, at), code: code,
+                    param: try string(item, Field.param, at), code: FindingCode(rawValue: code),
                     message: try string(item, Field.message, at) ?? ""))
         }
         return issues

@@ -3,10 +3,13 @@
 /// own time, adopting the answer the journal says the client received, so the devices' state is
 /// what they acted on; the newest entries go back into the journal, as many as it keeps.
 ///
-/// What it relies on: the journal writes entries in id order, and ids are the order requests
-/// arrived in (`Journal` commits strictly in id order, whatever order answers finish in), so the
-/// file's order is the devices' order. Lines out of order by less than `reorderWindow` are put
-/// back in order; one further out is answered where it stands, and said.
+/// What it relies on: the journal writes entries in id order (`Journal` commits strictly in id
+/// order, whatever order the threads recording them finish in), and an entry's id is given when it
+/// is recorded, just before its answer leaves. That is the order requests arrived in, so the
+/// file's order is the devices' order, except for an answer a `delay` fault held back: it is
+/// recorded after the requests that came during its delay, and answered again here in that place,
+/// at its own `time`. Lines out of order by less than `reorderWindow` are put back in order; one
+/// further out is answered where it stands, and said.
 ///
 /// Only the last run in the file counts: a server started without `--resume` appends ids from 1
 /// again, so an id that goes back starts a new run and what came before is forgotten. A reset

@@ -19,8 +19,8 @@ public enum PostbackMeaning {
     /// The meaning of a received SKAN 4 postback's values (`coarse` by name: low, medium, high).
     public static func received(index: Int, fine: Int64?, coarse: String?, model: ConversionModel) -> Meaning? {
         if let fine { return meaning(value: fine, kind: "fine", table: 0, model: model) }
-        if let coarse, let value = ["low", "medium", "high"].firstIndex(of: coarse) {
-            return meaning(value: Int64(value), kind: "coarse", table: index, model: model)
+        if let coarse, let value = CoarseValue.value(named: coarse) {
+            return meaning(value: value, kind: "coarse", table: index, model: model)
         }
         return nil
     }

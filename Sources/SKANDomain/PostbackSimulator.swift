@@ -235,7 +235,7 @@ public enum PostbackSimulator {
         ]
         if let fine = postback.fine { members.append(JSONMember("conversion-value", .int(fine))) }
         if let coarse = postback.coarse {
-            members.append(JSONMember("coarse-conversion-value", .string(coarseName(coarse))))
+            members.append(JSONMember("coarse-conversion-value", .string(CoarseValue.name(coarse))))
         }
         if let country = postback.countryCode { members.append(JSONMember("country-code", .string(country))) }
         return .object(members)
@@ -273,14 +273,5 @@ public enum PostbackSimulator {
     /// The publishing app is named in the tier-3 first postback of the winning network only.
     public static func carriesSourceApp(_ postback: Postback) -> Bool {
         postback.tier == 3 && postback.index == 0 && postback.didWin
-    }
-
-    /// Apple's words for coarse values 0, 1, 2.
-    public static func coarseName(_ value: Int64) -> String {
-        switch value {
-        case 0: "low"
-        case 1: "medium"
-        default: "high"
-        }
     }
 }

@@ -46,8 +46,6 @@ public struct ReceivedPostback: Sendable, Equatable {
         "/.well-known/appattribution/report-attribution": .aak
     ]
 
-    static let coarseNames: Set<String> = ["low", "medium", "high"]
-
     /// The postback in `body`, or why it is not one.
     public static func parse(_ body: [UInt8], framework: PostbackQuery.Framework) -> Result<
         ReceivedPostback, PostbackRejection
@@ -60,6 +58,13 @@ public struct ReceivedPostback: Sendable, Equatable {
                 PostbackRejection(
                     body.isEmpty ? "the body is empty: a postback is a JSON object" : "the body is not JSON: \(error)"))
         }
+        return parse(json: json, framework: framework)
+    }
+
+    /// The postback in a parsed body (a journal line's `postback.body`, read again), or why it is not one.
+    public static func parse(json: JSONValue, framework: PostbackQuery.Framework) -> Result<
+        ReceivedPostback, PostbackRejection
+    > {
         guard json.objectValue != nil else {
             return .failure(PostbackRejection("the body is a JSON \(json.typeName), not a postback object"))
         }
@@ -177,7 +182,7 @@ public struct ReceivedPostback: Sendable, Equatable {
 
     private static func coarse(_ json: JSONValue) throws(PostbackRejection) -> String? {
         guard let name = try string(json, "coarse-conversion-value") else { return nil }
-        guard coarseNames.contains(name) else {
+        guard CoarseValue.value(named: name) != nil else {
             throw PostbackRejection("coarse-conversion-value is \"\(name)\", not low, medium or high")
         }
         return name

@@ -88,7 +88,7 @@ public struct ReplayFile: Sendable, Equatable {
         // can name, a body other than the one recorded (those are written as `body_base64`).
         if let offset = firstInvalidUTF8Offset(bytes) {
             throw ReplayFileError(
-                file: source, location: "$",
+                file: source, path: "$",
                 reason:
                     "byte \(offset) is not valid UTF-8 (a replay file is UTF-8 JSON; a body that is not UTF-8 is written as body_base64)"
             )
@@ -97,7 +97,7 @@ public struct ReplayFile: Sendable, Equatable {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw ReplayFileError(file: source, location: "$", reason: "not JSON: \(error.description)")
+            throw ReplayFileError(file: source, path: "$", reason: "not JSON: \(error.description)")
         }
         return try Reader(file: source).file(json)
     }
@@ -107,7 +107,7 @@ public struct ReplayFile: Sendable, Equatable {
         let file: String
 
         func fail(_ path: String, _ reason: String) -> ReplayFileError {
-            ReplayFileError(file: file, location: path, reason: reason)
+            ReplayFileError(file: file, path: path, reason: reason)
         }
 
         /// Runs one of `CheckedJSON`'s reads; its problem becomes this file's error.

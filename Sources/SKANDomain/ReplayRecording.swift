@@ -29,7 +29,7 @@ public struct ReplayRecording: Sendable {
             do {
                 line = try reader.next()
             } catch {
-                throw ReplayFileError(file: source, location: "", reason: error.reason)
+                throw ReplayFileError(file: source, path: "", reason: error.reason)
             }
             guard let line else { break }
             let record: JournalRecord
@@ -38,7 +38,7 @@ public struct ReplayRecording: Sendable {
             case .reset: continue
             case .skipped(let failure):
                 throw ReplayFileError(
-                    file: source, location: "line \(failure.line ?? 0)",
+                    file: source, path: "line \(failure.line ?? 0)",
                     reason: "\(failure.reason), so not a journal entry (is this the --log file of a run?)")
             case .entry(let entry, _, let at):
                 record = entry
@@ -57,7 +57,7 @@ public struct ReplayRecording: Sendable {
             // What `--replay` would refuse is refused here, where the line is known.
             if let problem = RecordableAnswer.problem(status: answer.status, bodyCount: answer.body.count) {
                 throw ReplayFileError(
-                    file: source, location: "line \(number)",
+                    file: source, path: "line \(number)",
                     reason: "the upstream's answer cannot be replayed: \(problem)")
             }
             let request = ReplayFile.Request(key: key, status: answer.status, body: answer.body, journalId: record.id)
@@ -73,7 +73,7 @@ public struct ReplayRecording: Sendable {
                 withoutDevice > 0
                 ? "no upstream answer with a device id to record (\(withoutDevice) without one)"
                 : "no entry has an upstream answer; record the --log of a run with --upstream URL (--upstream-mode proxy or shadow)"
-            throw ReplayFileError(file: source, location: "", reason: reason)
+            throw ReplayFileError(file: source, path: "", reason: reason)
         }
         file = ReplayFile(recordedFrom: source, devices: devices)
     }

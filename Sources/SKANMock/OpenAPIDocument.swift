@@ -845,7 +845,7 @@ components:
         timed_out: {type: boolean}
     Report:
       type: object
-      required: [requests, findings, devices, unreadable_lines]
+      required: [requests, findings, devices, unreadable_lines, received_postbacks]
       properties:
         requests: {type: integer, minimum: 0}
         findings: {type: integer, minimum: 0}
@@ -881,6 +881,10 @@ components:
               postbacks:
                 description: What Apple would send for the device as of now (the answer of GET /__admin/devices/{device}/postbacks); absent for requests that named no device.
                 type: object
+        received_postbacks:
+          description: The postbacks received in the entries summed up, each compared with the prediction as an item of GET /__admin/postbacks/received's postbacks (without a device given).
+          type: array
+          items: {type: object}
         unreadable_lines:
           type: array
           items:

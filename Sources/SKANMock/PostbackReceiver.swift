@@ -66,7 +66,7 @@ struct PostbackReceiver: Sendable {
                 request: skanRequest, outcome: outcome, status: 200, body: body, durationMicros: 0,
                 extra: [
                     JournalRecord.tlsMember(request.tlsVersion),
-                    JSONMember("postback", Self.summary(postback, verdict))
+                    JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: request.body.count)
                 ])
             context.metrics.record(
                 endpoint: .postback, status: 200, findings: findings, durationMicros: 0, fault: nil)
@@ -76,16 +76,6 @@ struct PostbackReceiver: Sendable {
                     device: device, postback: postback, verdict: verdict, bytes: request.body.count))
             writer.send(.json(body))
         }
-    }
-
-    /// The journal's `postback` member: what a QA engineer looks for in a line.
-    static func summary(_ postback: ReceivedPostback, _ verdict: PostbackVerdict) -> JSONValue {
-        [
-            "framework": .string(postback.framework.rawValue), "transaction_id": .string(postback.transactionID),
-            "index": .int(Int64(postback.index)), "did_win": postback.didWin.map { .bool($0) } ?? .null,
-            "fine": postback.fine.map { .int($0) } ?? .null, "coarse": postback.coarse.map { .string($0) } ?? .null,
-            "verified": .bool(verdict.verified), "reason": .string(verdict.reason)
-        ]
     }
 
     private func record(

@@ -10,8 +10,10 @@ struct Report: ParsableCommand {
         abstract: "Summarise a journal file (--log) per device; optionally write JUnit XML.",
         discussion: """
             Prints requests, windows reached, values answered and findings by code per device, and \
-            the postbacks Apple would send for each device as of the journal's last request. \
-            Exits 0, or 1 with --fail-on-findings when there is a finding or a line that is not JSON, \
+            the postbacks Apple would send for each device as of the journal's last request, then \
+            the postbacks the server received, each compared with that prediction. \
+            Exits 0, or 1 with --fail-on-findings when there is a finding, a received postback that \
+            differs from the prediction or whose signature does not verify, or a line that is not JSON, \
             2 when the journal cannot be read or the JUnit file cannot be written.
             """
     )
@@ -21,13 +23,17 @@ struct Report: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also write JUnit XML here: a testcase per device, a failure per finding.", valueName: "file"))
+            "Also write JUnit XML here: a testcase per device and per received postback, a failure per finding or difference.",
+            valueName: "file"))
     var junit: String?
 
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
     var json = false
 
-    @Flag(help: "Exit 1 when there is any finding, postback value the model never gives, or unreadable line.")
+    @Flag(
+        help:
+            "Exit 1 when there is any finding, postback value the model never gives, received postback that fails, or unreadable line."
+    )
     var failOnFindings = false
 
     @Option(
@@ -45,7 +51,10 @@ struct Report: ParsableCommand {
         help: ArgumentHelp("false: the postbacks a network whose ad did not win receives.", valueName: "true|false"))
     var didWin: String?
 
-    @Option(help: ArgumentHelp("true: iOS Developer Mode's windows (minutes) and delays.", valueName: "true|false"))
+    @Option(
+        help: ArgumentHelp(
+            "true: iOS Developer Mode's windows (minutes) and delays, for the postbacks shown and those received compared.",
+            valueName: "true|false"))
     var developerMode: String?
 
     @Option(help: ArgumentHelp("The first postback's source-identifier digits at tiers 2 and 3.", valueName: "2|3|4"))
@@ -56,6 +65,11 @@ struct Report: ParsableCommand {
             "The country-code Apple adds to the winning tier-3 first postback (ISO 3166-1 alpha-2).",
             valueName: "CC"))
     var country: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Compare the received postbacks that name no device (a phone's) with this device.", valueName: "id"))
+    var postbackDevice: String?
 
     /// The postbacks route's parameters, checked by the route's own rules (issue 29).
     func postbackOptions() throws -> PostbackQuery {
@@ -72,6 +86,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let postbackOptions = try postbackOptions()
+        if postbackDevice?.isEmpty == true { throw ValidationError("--postback-device must not be empty") }
         var loaded: ConversionModel?
         if let model {
             switch ModelFile.read(model) {
@@ -81,7 +96,10 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        var report = try JournalInput.read(journal, for: "report") { try JournalReport.read(&$0, model: loaded) }
+        var report = try JournalInput.read(journal, for: "report") {
+            try JournalReport.read(
+                &$0, model: loaded, postbackDevice: postbackDevice, developerMode: postbackOptions.developerMode)
+        }
         if postbackOptions != PostbackQuery() {
             for i in report.devices.indices {
                 report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)

@@ -9,7 +9,7 @@ extension SimulationScenario {
         do {
             bytes = try FileBytes.read(path)
         } catch {
-            throw ScenarioError(file: path, location: "$", reason: "cannot read the file: \(error.reason)")
+            throw ScenarioError(file: path, path: "$", reason: "cannot read the file: \(error.reason)")
         }
         return try parse(text: String(decoding: bytes, as: UTF8.self), file: path)
     }

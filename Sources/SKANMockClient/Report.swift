@@ -99,6 +99,9 @@ public struct Report: Sendable, Equatable, Decodable {
     /// Devices in the order they first appear.
     public var devices: [Device]
     public var unreadableLines: [UnreadableLine]
+    /// The postbacks received, each compared with the prediction as `receivedPostbacks()` gives
+    /// them (empty from a server that does not report them).
+    public var receivedPostbacks: [ReceivedPostbacks.Received]
     /// Nil unless the server runs with `--upstream`.
     public var upstream: Upstream?
     /// The answer as sent, for members this type does not name.
@@ -114,6 +117,7 @@ public struct Report: Sendable, Equatable, Decodable {
         case requests, devices, upstream
         case findingCount = "findings"
         case unreadableLines = "unreadable_lines"
+        case receivedPostbacks = "received_postbacks"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,6 +126,8 @@ public struct Report: Sendable, Equatable, Decodable {
         findingCount = try c.decode(Int.self, forKey: .findingCount)
         devices = try c.decode([Device].self, forKey: .devices)
         unreadableLines = try c.decodeIfPresent([UnreadableLine].self, forKey: .unreadableLines) ?? []
+        receivedPostbacks =
+            try c.decodeIfPresent([ReceivedPostbacks.Received].self, forKey: .receivedPostbacks) ?? []
         upstream = try c.decodeIfPresent(Upstream.self, forKey: .upstream)
         raw = try MockJSON(from: decoder)
     }

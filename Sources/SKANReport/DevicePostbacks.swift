@@ -98,7 +98,7 @@ public struct DevicePostbacks: Sendable {
                     let value =
                         p.status == .neverSent
                         ? "not sent"
-                        : p.fine.map { "fine \($0)" } ?? p.coarse.map { "coarse \(Self.coarseName($0))" } ?? "no value"
+                        : p.fine.map { "fine \($0)" } ?? p.coarse.map { "coarse \(CoarseValue.name($0))" } ?? "no value"
                     carried.append("tier \(tier.tier) \(value)")
                 }
                 line += ": " + carried.joined(separator: ", ")
@@ -123,8 +123,6 @@ public struct DevicePostbacks: Sendable {
             return p.status == .locked ? "locked, \(by)" : by
         }
     }
-
-    static func coarseName(_ value: Int64) -> String { ["low", "medium", "high"][Int(max(0, min(2, value)))] }
 
     func json(_ postback: PostbackSimulator.Postback, window: String?, meaning: PostbackMeaning.Meaning?) -> JSONValue {
         func time(_ seconds: Int64?) -> JSONValue {

@@ -1,19 +1,23 @@
 /// A `JournalReport` as JUnit XML, so Jenkins, GitLab and GitHub Actions show SKAN mistakes as
 /// failed tests: every device is a testcase, every finding a `<failure>`; a device with postbacks
 /// has a second testcase that lists them (in `<system-out>`) and fails for a value the model never
-/// gives; lines of the journal that could not be read fail a testcase of their own.
+/// gives; every received postback is a testcase (`ReceivedPostbackCheck`), failed when it differs
+/// from the prediction or its signature does not verify, skipped when no device was named to
+/// compare it with; lines of the journal that could not be read fail a testcase of their own.
 public enum JUnitReport {
     public static func xml(_ report: JournalReport, suiteName: String = "skan-mock") -> String {
         let unreadable = report.unreadableLines.isEmpty ? 0 : 1
         let withPostbacks = report.devices.compactMap(\.postbacks)
-        let tests = report.devices.count + withPostbacks.count + unreadable
+        let received = report.receivedPostbacks
+        let tests = report.devices.count + withPostbacks.count + received.count + unreadable
         let failures =
             report.devices.filter { !$0.findings.isEmpty }.count
-            + withPostbacks.filter { !$0.findings.isEmpty }.count + unreadable
+            + withPostbacks.filter { !$0.findings.isEmpty }.count + report.receivedFailureCount + unreadable
+        let skipped = received.filter { $0.skipped != nil }.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
         out +=
-            "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+            "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
         for device in report.devices {
             out += "    <testcase classname=\"\(escape(suiteName)).devices\" name=\"\(escape(device.device))\""
             guard !device.findings.isEmpty else {
@@ -37,6 +41,18 @@ public enum JUnitReport {
                 out += "      <failure type=\"\(escape(f.code.rawValue))\" message=\"\(escape(f.message))\"/>\n"
             }
             out += "      <system-out>\(escape(postbacks.lines.joined(separator: "\n")))</system-out>\n"
+            out += "    </testcase>\n"
+        }
+        for check in received {
+            let p = check.entry.postback
+            let name = "#\(check.entry.id) \(p.framework.rawValue) \(check.comparison.window) \(p.transactionID)"
+            out += "    <testcase classname=\"\(escape(suiteName)).received\" name=\"\(escape(name))\">\n"
+            if let failure = check.failure {
+                out += "      <failure type=\"\(escape(failure.type))\" message=\"\(escape(failure.message))\"/>\n"
+            } else if let skipped = check.skipped {
+                out += "      <skipped message=\"\(escape(skipped))\"/>\n"
+            }
+            out += "      <system-out>\(escape(check.line))</system-out>\n"
             out += "    </testcase>\n"
         }
         if unreadable > 0 {

@@ -6,10 +6,12 @@ extension JournalReport {
     /// journal says the client received, so the devices' postbacks are what the devices acted on
     /// whichever model is loaded now (`model`, when given, says what their values mean and which
     /// it never gives). Only a file that cannot be read is an error; a line that is not an entry
-    /// is listed.
-    public static func read<Source: JournalSource>(_ reader: inout JournalFileReader<Source>, model: ConversionModel?)
-        throws(JournalReadError) -> JournalReport
-    {
+    /// is listed. The received postbacks are compared with the devices' predictions as of the
+    /// journal's end (`postbackDevice` and `developerMode` as the received postbacks route takes them).
+    public static func read<Source: JournalSource>(
+        _ reader: inout JournalFileReader<Source>, model: ConversionModel?, postbackDevice: String? = nil,
+        developerMode: Bool = false
+    ) throws(JournalReadError) -> JournalReport {
         var report = JournalReport()
         let service = ConversionService(
             model: model ?? .builtIn, clock: ManualClock(milliseconds: 0), deviceCapacity: 1_000_000)
@@ -21,6 +23,15 @@ extension JournalReport {
             service.answerAgain(record)
         }
         report.attachPostbacks(model: model, now: now) { service.device($0) }
+        // Read through a copy: `checkReceived` changes the report the closure would read.
+        let windows = report
+        report.checkReceived(model: model, device: postbackDevice, developerMode: developerMode) { id, options in
+            service.device(id).map {
+                DevicePostbacks(
+                    device: id, state: $0, model: model, now: now, tiers: options.tiers, options: options,
+                    developerWindows: windows.developerModeWindows(id))
+            }
+        }
         return report
     }
 }

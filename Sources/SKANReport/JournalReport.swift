@@ -56,14 +56,25 @@ public struct JournalReport: Sendable, Equatable {
     /// Devices in the order they first appear.
     public var devices: [Device] = []
     public var unreadableLines: [UnreadableLine] = []
+    /// The postbacks received at `/.well-known/.../report-attribution/`, once `checkReceived` has
+    /// compared them with the prediction.
+    public var receivedPostbacks: [ReceivedPostbackCheck] = []
+    /// Received postbacks journaled without their body (an older version, or a body over
+    /// `JournalRecord.maxPostbackBodyBytes`): counted, not compared.
+    public var receivedWithoutBody = 0
 
     public var requests: Int { devices.reduce(0) { $0 + $1.requests } }
     public var findingCount: Int { devices.reduce(0) { $0 + $1.findings.count } }
     /// Postbacks that carry a value the model never gives.
     public var postbackFindingCount: Int { devices.reduce(0) { $0 + ($1.postbacks?.findings.count ?? 0) } }
-    /// Whether CI should fail: any finding (a request's or a postback's), or any line that was not a
+    /// Received postbacks that fail (`ReceivedPostbackCheck.failure`).
+    public var receivedFailureCount: Int { receivedPostbacks.filter { $0.failure != nil }.count }
+    /// Whether CI should fail: any finding (a request's or a postback's), a received postback that
+    /// differs from the prediction or whose signature does not verify, or any line that was not a
     /// journal entry.
-    public var hasProblems: Bool { findingCount > 0 || postbackFindingCount > 0 || !unreadableLines.isEmpty }
+    public var hasProblems: Bool {
+        findingCount > 0 || postbackFindingCount > 0 || receivedFailureCount > 0 || !unreadableLines.isEmpty
+    }
 
     /// Adds each device's postbacks as of `now`, from the device state `state` gives (the server's
     /// own, or one rebuilt from a journal file); `model` reads what the values mean.
@@ -76,6 +87,25 @@ public struct JournalReport: Sendable, Equatable {
         }
     }
 
+    /// Compares the received postbacks with the prediction (`ReceivedPostbackCheck.check`):
+    /// `device` and `developerMode` as `GET /__admin/postbacks/received` takes them; `predict`
+    /// gives a device's prediction, and candidates are the report's devices, the latest first.
+    public mutating func checkReceived(
+        model: ConversionModel?, device: String?, developerMode: Bool,
+        predict: (String, PostbackQuery) -> DevicePostbacks?
+    ) {
+        let names = devices.reversed().map(\.device).filter { $0 != Self.noDevice }
+        receivedPostbacks = ReceivedPostbackCheck.check(
+            received, device: device, model: model, developerMode: developerMode, predict: predict,
+            candidates: { names })
+    }
+
+    /// Each device's windows as Developer Mode files its answers (`DevicePostbacks`'s
+    /// `developerWindows`), from the journal's times.
+    public func developerModeWindows(_ device: String) -> WindowedDeviceState? { developerWindows[device]?.state }
+
+    /// The received postbacks read from the journal, before `checkReceived`.
+    private var received: [ReceivedPostbackStore.Entry] = []
     /// Where each device is in `devices`.
     private var positions: [String: Int] = [:]
     /// Each device's windows as Developer Mode files its answers, folded as the journal is read.
@@ -110,9 +140,20 @@ public struct JournalReport: Sendable, Equatable {
     }
 
     public mutating func add(_ record: JournalRecord) {
-        // A received postback is not a request the app made: `GET /__admin/postbacks/received`
-        // compares it; the report passes over its line.
-        if record.endpoint == .postback { return }
+        // A received postback is not a request the app made: it is kept to be compared
+        // (`checkReceived`); a refused one, or one skan-mock sent, is passed over.
+        if record.endpoint == .postback {
+            guard let received = record.postback else { return }
+            guard let postback = received.postback else {
+                receivedWithoutBody += 1
+                return
+            }
+            self.received.append(
+                ReceivedPostbackStore.Entry(
+                    id: record.id, timeMilliseconds: record.time ?? 0, path: record.path, remote: record.remote,
+                    device: record.device, postback: postback, verdict: received.verdict, bytes: 0))
+            return
+        }
         let name = record.device ?? Self.noDevice
         let position: Int
         if let known = positions[name] {
@@ -138,7 +179,7 @@ public struct JournalReport: Sendable, Equatable {
             device.findings.append(
                 Finding(
                     requestId: record.id, method: record.method, path: record.path, param: issue.param,
-                    code: issue.code, message: issue.message))
+                    code: issue.code.rawValue, message: issue.message))
         }
         devices[position] = device
     }
@@ -184,7 +225,8 @@ extension JournalReport {
             "findings": .int(Int64(findingCount)),
             "devices": .array(devices),
             "unreadable_lines": .array(
-                unreadableLines.map { ["line": .int(Int64($0.line)), "reason": .string($0.reason)] })
+                unreadableLines.map { ["line": .int(Int64($0.line)), "reason": .string($0.reason)] }),
+            "received_postbacks": .array(receivedPostbacks.map(\.json))
         ]
     }
 
@@ -207,6 +249,21 @@ extension JournalReport {
                 lines.append("  postbacks as of \(RFC3339.format(milliseconds: postbacks.now)):")
                 for line in postbacks.lines { lines.append("    \(line)") }
                 for f in postbacks.findings { lines.append("    \(f.code.rawValue): \(f.message)") }
+            }
+        }
+        if !receivedPostbacks.isEmpty || receivedWithoutBody > 0 {
+            let counts = PostbackComparison.Result.allCases.compactMap { result in
+                let n = receivedPostbacks.filter { $0.comparison.result == result }.count
+                return n == 0 ? nil : "\(n) \(result.rawValue)"
+            }
+            lines.append(
+                "received postbacks: \(receivedPostbacks.count)"
+                    + (counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"))
+            for check in receivedPostbacks { lines.append("  \(check.line)") }
+            if receivedWithoutBody > 0 {
+                lines.append(
+                    "  \(Self.count(receivedWithoutBody, "postback")) journaled without its body (an older version, or over \(JournalRecord.maxPostbackBodyBytes) bytes): not compared"
+                )
             }
         }
         for u in unreadableLines { lines.append("line \(u.line): \(u.reason)") }

@@ -5,7 +5,7 @@ import SKANDomain
 /// agree, "differs" with each difference in words, "unmatched" (with the devices it could be) when
 /// no device was named. Pure, so the admin route and tests share it.
 public struct PostbackComparison: Sendable, Equatable {
-    public enum Result: String, Sendable {
+    public enum Result: String, Sendable, CaseIterable {
         case matches
         case differs
         case unmatched
@@ -58,7 +58,7 @@ public struct PostbackComparison: Sendable, Equatable {
             }
         var differences: [String] = []
         func name(_ fine: Int64?) -> String { fine.map(String.init) ?? "none" }
-        func coarseName(_ value: Int64?) -> String? { value.map { PostbackSimulator.coarseName($0) } }
+        func coarseName(_ value: Int64?) -> String? { value.map { CoarseValue.name($0) } }
         guard let expected, expected.status != .neverSent else {
             differences.append(
                 "skan-mock predicts no \(window) postback for \(predicted.device)"
@@ -103,7 +103,7 @@ public struct PostbackComparison: Sendable, Equatable {
     static func json(_ p: PostbackSimulator.Postback) -> JSONValue {
         [
             "status": .string(p.status.rawValue), "fine": p.fine.map { .int($0) } ?? .null,
-            "coarse": p.coarse.map { .string(PostbackSimulator.coarseName($0)) } ?? .null
+            "coarse": p.coarse.map { .string(CoarseValue.name($0)) } ?? .null
         ]
     }
 

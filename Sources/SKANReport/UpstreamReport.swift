@@ -90,12 +90,12 @@ public struct UpstreamReport: Sendable, Equatable {
         }
         let endpoint = record.endpoint?.rawValue ?? SKANEndpoint.unmatched.rawValue
         let window = record.window?.rawValue ?? "-"
-        let issue = record.issues.first { Self.kinds.contains($0.code) }
+        let issue = record.issues.first { FindingCode.upstreamComparison.contains($0.code) }
         // The upstream's own record decides: an entry whose upstream failed never counts as a match,
         // whatever finding it carries (a code this version does not know, or none).
         var kind = issue?.code
-        if case .failed(let error, _, _) = upstream, kind == nil || kind == FindingCode.differsFromUpstream.rawValue {
-            kind = UpstreamFailure(rawValue: error)?.findingCode.rawValue ?? "upstream_" + error
+        if case .failed(let error, _, _) = upstream, kind == nil || kind == .differsFromUpstream {
+            kind = UpstreamFailure(rawValue: error)?.findingCode ?? FindingCode(rawValue: "upstream_" + error)
         }
         let position =
             groups.firstIndex { $0.endpoint == endpoint && $0.window == window }
@@ -105,10 +105,12 @@ public struct UpstreamReport: Sendable, Equatable {
             }()
         switch kind {
         case nil: groups[position].matched += 1
-        case FindingCode.differsFromUpstream.rawValue?: groups[position].differed += 1
+        case .differsFromUpstream?: groups[position].differed += 1
         default: groups[position].failed += 1
         }
-        guard let kind, examples.filter({ $0.kind == kind }).count < Self.examplesPerKind else { return }
+        guard let kind = kind?.rawValue, examples.filter({ $0.kind == kind }).count < Self.examplesPerKind else {
+            return
+        }
         // Shadow: the client got the model's answer (`response`); proxy: the upstream's, and the
         // model's is in `model`.
         let model = (record.model ?? record.response).text

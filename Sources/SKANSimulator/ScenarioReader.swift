@@ -123,6 +123,6 @@ struct ScenarioReader {
     }
 
     private func fail(_ path: String, _ reason: String) -> ScenarioError {
-        ScenarioError(file: file, location: path, reason: reason)
+        ScenarioError(file: file, path: path, reason: reason)
     }
 }

@@ -64,7 +64,7 @@ public struct SimulationScenario: Sendable, Equatable {
             root = try JSONParser.parse(text)
         } catch {
             throw ScenarioError(
-                file: file, location: "line \(error.line), column \(error.column)", reason: error.reason)
+                file: file, path: "line \(error.line), column \(error.column)", reason: error.reason)
         }
         return try ScenarioReader(file: file).scenario(root)
     }

@@ -212,9 +212,7 @@ public enum SimulationTranscript {
     static func coarseName(_ value: Int64?) -> String {
         switch value {
         case nil: return "-"
-        case 0?: return "low"
-        case 1?: return "medium"
-        case 2?: return "high"
+        case let known? where (0...2).contains(known): return CoarseValue.name(known)
         case let other?: return String(other)
         }
     }

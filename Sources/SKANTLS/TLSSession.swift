@@ -1,14 +1,15 @@
 #if SKAN_MOCK_TLS
     import COpenSSL
 
-    /// One HTTPS connection's TLS, over memory BIOs instead of the socket: the connection code keeps its
-    /// own non-blocking read()/write() and Dispatch sources, hands received bytes to `feed`, reads
-    /// plaintext back, and sends whatever `takeCiphertext()` returns. So plain HTTP and HTTPS share one
-    /// connection path, parser and limits.
+    /// One HTTPS connection's TLS, over memory BIOs instead of the socket: the connection reads and
+    /// writes its non-blocking socket itself, as its event loop's poller reports it ready, and its wire
+    /// layer (`TLSWireSession` in SKANMock, behind HTTPCore's `HTTPWireSession`) hands received bytes
+    /// to `feed`, reads plaintext back, and sends whatever `takeCiphertext()` returns. So plain HTTP
+    /// and HTTPS share one connection path, parser and limits.
     ///
     /// Protocol: after every `feed` call `readPlaintext` until `.wantMore`, then send `takeCiphertext()`
     /// (handshake messages, alerts, close_notify appear there too, even after a failure). Not thread-safe:
-    /// it belongs to its connection, which uses it from that connection's queue only.
+    /// it belongs to its connection, which uses it on its event loop's serial queue only.
     public final class TLSSession {
         public enum ReadResult: Equatable, Sendable {
             /// This many plaintext bytes were written at the start of the buffer.

@@ -4,12 +4,15 @@
     import Darwin
 #endif
 
-/// The one door to the C library. Every system call the package makes goes through `System`. What
-/// glibc and Darwin spell differently lives in `System+Glibc.swift` and `System+Darwin.swift`, one
-/// file per platform with the same set of functions (the test suite checks both the door and the
-/// parity); what they spell alike is written once, in a file per concern (`System+Sockets.swift`,
-/// `System+Files.swift`, `System+LinkSafeFiles.swift`...). Modelled on swift-nio's
-/// `NIOPosix/System.swift` and FlyingFox's `Socket+Glibc.swift`/`Socket+Darwin.swift`.
+/// The one door to the C library. Every system call the package's Swift code makes goes through
+/// `System` (PortabilityTests checks that nothing outside SystemPOSIX names the C library); inside
+/// SystemPOSIX, only `Mutex` (its lock) and `ReadableFile` (`errno`) reach it directly, and the
+/// libraries linked (Dispatch, OpenSSL, libcurl) make their own calls. What glibc and Darwin spell
+/// differently lives in `System+Glibc.swift` and `System+Darwin.swift`, one file per platform with
+/// the same set of functions (the test suite checks both the door and the parity); what they spell
+/// alike is written once, in a file per concern (`System+Sockets.swift`, `System+Files.swift`,
+/// `System+LinkSafeFiles.swift`...). Modelled on swift-nio's `NIOPosix/System.swift` and
+/// FlyingFox's `Socket+Glibc.swift`/`Socket+Darwin.swift`.
 public enum System {}
 
 /// What a call that may find nothing to do returned: its value, or "would block" (EAGAIN /

@@ -56,7 +56,7 @@ import Testing
         #expect(values(record, "extra") == ["from-alias"])
         #expect(values(record, "idfv") == ["QA-7"])
         #expect(record.window == .p0)
-        #expect(record.issues.contains { $0.param == "p0_coarse" && $0.code == "coarse_value_out_of_range" })
+        #expect(record.issues.contains { $0.param == "p0_coarse" && $0.code == .coarseValueOutOfRange })
         #expect(record.response == .init(status: 503, body: Array("down".utf8)))
         #expect(record.durationMicros == 77)
         #expect(record.clockOffsetSeconds == 86_400)
@@ -69,6 +69,32 @@ import Testing
         #expect(record.notSent == "the server stopped during the delay")
     }
 
+    /// Issue 41.1: `JournalEntry.make` spells its keys as literal bytes (it runs on every request);
+    /// they are the reader's `Field` names, in SPEC 2's order, then the members the application adds.
+    @Test func theEntryWritesItsKeysByTheReadersNames() throws {
+        typealias F = JournalRecord.Field
+        let clock = ManualClock(milliseconds: T0 * 1000)
+        let journal = Journal(clock: clock)
+        var parameters = RequestParameters()
+        for (name, value) in skan4Params(device: "QA-7", [("p0_coarse", "9")]) {
+            parameters.append(name: name, value: value)
+        }
+        let request = SKANRequest(method: "GET", path: "/x", remote: "", parameters: parameters)
+        let outcome = ConversionService(clock: clock).handle(.skan4, request)
+        journal.record(
+            request: request, outcome: outcome, status: 200, body: outcome.body, durationMicros: 1,
+            extra: [JournalRecord.tlsMember(nil)])
+        let line = try #require(journal.query().entries.first).json
+        let keys = line.objectValue?.map(\.key)
+        #expect(
+            keys == [
+                F.id, F.time, F.method, F.path, F.endpoint, F.remote, F.device, F.event, F.params, F.skan, F.window,
+                F.issues, F.response, F.durationMicros, F.tls
+            ])
+        #expect(line[F.response]?.objectValue?.map(\.key) == [F.status, F.body])
+        #expect(line[F.issues]?[0]?.objectValue?.map(\.key) == [F.param, F.code, F.message])
+    }
+
     @Test func anUpstreamThatDidNotAnswerReadsBack() throws {
         let record = try written(extra: [
             JournalRecord.upstreamMember(
@@ -77,6 +103,36 @@ import Testing
         #expect(record.upstream == .failed(error: "timeout", reason: "no answer in 2 s", durationMicros: 2_000_000))
         #expect(record.upstream?.answer == nil)
         #expect(record.answeredValue == 1)
+    }
+
+    /// Issue 40.10: a received postback's member keeps its verdict and body, so a journal file
+    /// alone reads the postback again, as the receiver read it; a body over the bound is left out.
+    @Test func aReceivedPostbackReadsBackWithItsBody() throws {
+        let body = Array(
+            #"{"version":"4.0","ad-network-id":"n","transaction-id":"T-1","did-win":true,"postback-sequence-index":1,"coarse-conversion-value":"high"}"#
+                .utf8)
+        let postback = try ReceivedPostback.parse(body, framework: .skan).get()
+        let verdict = PostbackVerdict(verified: false, key: "k", reason: "does not verify", badSignature: true)
+        let record = try written(extra: [
+            JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: body.count)
+        ])
+        let received = try #require(record.postback)
+        #expect(received.framework == .skan && received.transactionID == "T-1" && received.index == 1)
+        #expect(received.didWin == true && received.fine == nil && received.coarse == "high")
+        #expect(received.verdict == verdict)
+        #expect(received.postback == postback)
+        let big = try written(extra: [
+            JournalRecord.postbackMember(
+                postback, verdict: verdict, bodyBytes: JournalRecord.maxPostbackBodyBytes + 1)
+        ])
+        #expect(big.postback?.body == nil && big.postback?.postback == nil && big.postback?.transactionID == "T-1")
+        do {
+            _ = try JournalRecord(
+                line: Array(#"{"id":1,"postback":{"framework":"skan","transaction_id":"T","body":"x"}}"#.utf8))
+            Issue.record("a postback body that is not an object was read")
+        } catch {
+            #expect(error.path == "$.postback.body")
+        }
     }
 
     @Test func aMemberOfTheWrongTypeIsNamedByItsPath() {
@@ -112,5 +168,8 @@ import Testing
         #expect(entry.event == "buy")
         #expect(entry.window == .p1)
         #expect(entry.hasIssues)
+        // A code this version does not know is kept, typed as unknown.
+        let codes = try JournalRecord(line: line).issues.map(\.code)
+        #expect(codes == [.unknown("x")])
     }
 }

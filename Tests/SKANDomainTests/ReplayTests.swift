@@ -207,7 +207,7 @@ struct ReplayTests {
         } catch {
             raw = error
         }
-        #expect(raw?.location == "$")
+        #expect(raw?.path == "$")
         #expect(raw?.reason.contains("not valid UTF-8") == true)
         #expect(
             problem(#"{"version":1,"devices":[{"device":"A\udc80","requests":[]}]}"#)?.description.hasPrefix(

@@ -56,6 +56,30 @@ struct TypedAnswerTests {
         #expect(report.raw["devices"]?[0]?["device"] == .string("D-1"))
     }
 
+    /// Issue 40.10: the report's received postbacks decode as `receivedPostbacks()`'s do.
+    @Test func reportWithReceivedPostbacks() throws {
+        let line: JSONValue = [
+            "id": 4, "time": "2026-09-11T12:00:00.000Z", "method": "POST", "endpoint": "postback",
+            "path": "/.well-known/skadnetwork/report-attribution/", "remote": "10.0.0.2:5000",
+            "response": ["status": 200, "body": "{}"],
+            "postback": [
+                "framework": "skan", "transaction_id": "T-1", "index": 0, "verified": false,
+                "reason": "unverified: the postback has no attribution-signature",
+                "body": [
+                    "version": "4.0", "ad-network-id": "n", "transaction-id": "T-1", "conversion-value": 1
+                ]
+            ]
+        ]
+        var journal = JournalReport(records: [try JournalRecord(json: line)])
+        journal.checkReceived(model: nil, device: nil, developerMode: false) { _, _ in nil }
+        let report = try Self.decode(Report.self, journal.json)
+        let received = try #require(report.receivedPostbacks.first)
+        #expect(report.receivedPostbacks.count == 1 && report.devices.isEmpty)
+        #expect(received.id == 4 && received.framework == "skan" && received.namedDevice == nil)
+        #expect(received.comparison.result == "unmatched" && received.comparison.candidates == [])
+        #expect(received.verified.reason == "unverified: the postback has no attribution-signature")
+    }
+
     @Test func reportWithUpstreamAndUnreadableLines() throws {
         let json = #"""
             {"requests":1,"findings":0,"devices":[{"device":"U-1","requests":1,"windows":["p0"],"values":[3],

@@ -1,4 +1,5 @@
 import Foundation
+import SKANDomain
 import Testing
 
 @testable import SKANMock
@@ -28,6 +29,18 @@ import Testing
                 #expect(ConsoleAssets.files[module] != nil, "\(name) imports \(module)")
             }
         }
+    }
+
+    /// Issue 41.1: the console's coarse names and upstream codes are the domain's, as
+    /// Scripts/embed.sh wrote them into vocabulary.js; a code added in Swift fails here until it runs.
+    @Test func theVocabularyIsTheDomains() {
+        func list(_ words: [String]) -> String { "[" + words.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        let text = ConsoleAssets.files["vocabulary.js"] ?? ""
+        #expect(text.contains("\nexport const COARSE = \(list(CoarseValue.names));\n"), "run Scripts/embed.sh")
+        #expect(
+            text.contains(
+                "\nexport const UPSTREAM_CODES = \(list(FindingCode.upstreamComparison.map(\.rawValue)));\n"),
+            "run Scripts/embed.sh")
     }
 
     @Test func filesAreServedWithTheirTypes() {

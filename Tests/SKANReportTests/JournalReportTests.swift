@@ -44,7 +44,10 @@ import Testing
     @Test func jsonShape() {
         let report = JournalReport(jsonLines: Array(Self.journal.utf8))
         let json = report.json
-        #expect(json.objectValue?.map(\.key) == ["requests", "findings", "devices", "unreadable_lines"])
+        #expect(
+            json.objectValue?.map(\.key) == [
+                "requests", "findings", "devices", "unreadable_lines", "received_postbacks"
+            ])
         #expect(
             json["devices"]?[0]?.objectValue?.map(\.key) == [
                 "device", "requests", "windows", "values", "findings_by_code", "findings"

@@ -83,7 +83,7 @@ struct SimulationScenarioTests {
         )
     ])
     func errorsNameThePathAndTheReason(text: String, location: String, reason: String) {
-        #expect(throws: ScenarioError(file: "bad.json", location: location, reason: reason)) {
+        #expect(throws: ScenarioError(file: "bad.json", path: location, reason: reason)) {
             try SimulationScenario.parse(text: text, file: "bad.json")
         }
     }
@@ -94,7 +94,7 @@ struct SimulationScenarioTests {
             Issue.record("parsed")
         } catch {
             #expect(error.file == "broken.json")
-            #expect(error.location.hasPrefix("line 2, column "))
+            #expect(error.path.hasPrefix("line 2, column "))
             #expect(error.description.hasPrefix("broken.json: line 2, column "))
         }
     }

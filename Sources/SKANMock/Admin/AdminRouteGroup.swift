@@ -32,6 +32,8 @@ struct AdminRouteGroup: HTTPResponder {
     private var openRoutes = HTTPRouter()
     let guardian: AdminGuard
     let authorization: AdminAuthorization?
+    /// Every route registered, in order: what the OpenAPI document is held to (`OpenAPIDocumentTests`).
+    private(set) var registered: [(method: HTTPMethod, path: String, access: Access)] = []
 
     /// `token`: `--admin-token`; nil or empty means none.
     init(guardian: AdminGuard, token: String?) {
@@ -56,6 +58,7 @@ struct AdminRouteGroup: HTTPResponder {
         _ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping HTTPRouter.Handler
     ) {
         router.on(method, path, handler: handler)
+        registered.append((method, path, access))
         if access == .open { openRoutes.on(method, path, handler: handler) }
     }
 

@@ -23,6 +23,9 @@ struct ReportRoutes: AdminRouteCollection {
         report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) {
             context.service.device($0)
         }
+        report.checkReceived(model: context.service.model, device: nil, developerMode: false) { id, options in
+            context.service.device(id).map { PostbackRoute.predict(context, id, $0, options) }
+        }
         var members = report.json.objectValue ?? []
         if context.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(records: records).json)) }
         return .object(members)

@@ -140,6 +140,49 @@ struct PostbackReceiverTests {
         #expect(report.devices.map(\.device) == ["QA-1"] && report.devices[0].requests == 1)
     }
 
+    /// Issue 40.10: `skan-mock report` reads the postbacks a server received from its journal file
+    /// and compares them as the route does; in JUnit a difference fails, no device named skips.
+    @Test func theReportComparesTheReceivedPostbacksFromTheJournalFile() throws {
+        let dir = NSTemporaryDirectory() + "skan-received-report-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/journal.jsonl"
+        do {
+            let mock = try TestSKANMock { $0.logPath = log }
+            try session(mock, "QA-1")
+            mock.clock.advance(seconds: 3 * 86_400)
+            let matching = try post(mock, Self.skanPath + "?device=QA-1", Self.skan4(#","conversion-value":1"#))
+            let differing = try post(mock, Self.skanPath + "?device=QA-1", Self.skan4(#","conversion-value":5"#))
+            let phone = try post(mock, Self.skanPath, Self.skan4(#","conversion-value":1"#))
+            #expect([matching.status, differing.status, phone.status] == [Int](repeating: 200, count: 3))
+            mock.server.stop()
+        }
+        let junit = dir + "/skan.xml"
+        let run = try SKANMockExecutable.run(["report", log, "--json", "--junit", junit])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try JSONParser.parse(Array(run.output.utf8))
+        let received = try #require(json["received_postbacks"]?.arrayValue)
+        #expect(received.map { $0["comparison"]?["result"] } == ["matches", "differs", "unmatched"])
+        #expect(received[1]["comparison"]?["differences"] == ["conversion-value is 5, skan-mock predicts 1"])
+        #expect(received[2]["comparison"]?["candidates"] == ["QA-1"])
+        #expect(received[0]["decoded"]?["transaction_id"] == "6aafb7a5-0170-41b5-bbe4-fe71dedf1e31")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="5" failures="1" errors="0" skipped="1""#), "\(xml)")
+        #expect(
+            xml.contains(#"<failure type="postback_differs" message="conversion-value is 5, skan-mock predicts 1"/>"#))
+
+        // The phone's postback compared with QA-1, and CI failing on the difference.
+        let named = try SKANMockExecutable.run(["report", log, "--postback-device", "QA-1", "--fail-on-findings"])
+        #expect(named.status == 1, "\(named.error)")
+        #expect(named.output.contains("received postbacks: 3 (2 matches, 1 differs)"), "\(named.output)")
+        #expect(
+            named.output.contains(
+                "fine 5, device QA-1: differs (conversion-value is 5, skan-mock predicts 1); unverified: the postback has no attribution-signature"
+            ))
+        let empty = try SKANMockExecutable.run(["report", log, "--postback-device", ""])
+        #expect(empty.status == 64 && empty.error.contains("--postback-device must not be empty"), "\(empty.error)")
+    }
+
     /// Issue 40.11: the sender POSTs a device's predicted postbacks, and skan-mock's own receiver
     /// takes them: every one matches the prediction it came from.
     @Test func theSenderPostsThePredictionToTheReceiver() throws {

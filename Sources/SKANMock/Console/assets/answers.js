@@ -1,4 +1,5 @@
 // What an answer or a model entry says, in a few words.
+import { COARSE } from "./vocabulary.js";
 
 export function parseBody(entry) {
   const body = entry.response ? entry.response.body : "";
@@ -8,8 +9,6 @@ export function parseBody(entry) {
     return null;
   }
 }
-
-export const COARSE = ["low", "medium", "high"];
 
 export function answerText(entry) {
   const response = entry.response || {};

@@ -3,7 +3,8 @@
 // locks, and under each window the postback Apple would send for it.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, COARSE, conditionText, parseBody, valuesText } from "./answers.js";
+import { answerText, conditionText, parseBody, valuesText } from "./answers.js";
+import { COARSE } from "./vocabulary.js";
 import { showDetails } from "./details.js";
 
 const DAY = 86400;

@@ -5,9 +5,9 @@ import { api, currentToken } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
+import { UPSTREAM_CODES } from "./vocabulary.js";
 
 const FILTERS = ["device", "endpoint", "event", "has_issues"];
-const UPSTREAM_CODES = ["differs_from_upstream", "upstream_timeout", "upstream_unreachable", "upstream_skipped", "upstream_unusable", "upstream_loop"];
 
 const feed = { ids: new Set(), paused: false, buffered: [], source: null };
 
