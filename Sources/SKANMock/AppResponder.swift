@@ -1,23 +1,49 @@
 import HTTPCore
+import SKANDomain
 
-/// The server's first decision: the admin side (the admin API under `/__admin`, the console, the
-/// phone set-up) goes to the `AdminRouteGroup`, which applies the guard and the token to each of
-/// its routes; the postback paths Apple posts to, to the `PostbackReceiver`; everything else to
-/// Singular's side, which journals whatever it gets.
+/// The server's first decision: a path under `/t/NAME` is the tenant NAME's (made on first use),
+/// read by it without the prefix; any other path is the default tenant's. Each tenant's side
+/// (`TenantSite`) then sends it to its admin routes, its postback receiver or its Singular side.
 struct AppResponder: HTTPResponder {
-    let admin: AdminRouteGroup
-    let singular: SingularEndpoints
-    let postbacks: PostbackReceiver
+    let site: TenantSite
+    let tenants: TenantRegistry
+
+    static let tenantPrefix = "/t/"
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
         let path = request.path  // found once: each `path` searches the target for its `?`
-        if Self.isAdmin(path) {
-            admin.respond(to: request, writer: writer)
-        } else if let framework = PostbackReceiver.framework(at: path) {
-            postbacks.respond(to: request, framework: framework, writer: writer)
+        // Compared as bytes: the default tenant's paths differ at the second or third byte.
+        if path.utf8.starts(with: Self.tenantPrefix.utf8) {
+            respondForTenant(request, path, writer)
         } else {
-            singular.handle(request, writer)
+            site.respond(to: request, path: path, writer: writer)
         }
+    }
+
+    /// `/t/NAME[/rest]` sent to tenant NAME as `/rest` (`/` when there is none), the query kept;
+    /// a name against the rule is refused with a 400 that states it.
+    private func respondForTenant(_ request: HTTPRequest, _ path: Substring, _ writer: HTTPResponseWriter) {
+        guard let (name, rest) = Self.split(path) else {
+            writer.send(.jsonError("no tenant at \(path): \(TenantName.rule)", status: .badRequest))
+            return
+        }
+        guard TenantName.isValid(name.utf8) else {
+            writer.send(.jsonError("bad tenant name in \(path): \(TenantName.rule)", status: .badRequest))
+            return
+        }
+        var inner = request
+        let query = request.target[path.endIndex...]
+        inner.target = (rest.isEmpty ? "/" : String(rest)) + query
+        let site = tenants.site(String(name))
+        site.respond(to: inner, path: inner.path, writer: writer)
+    }
+
+    /// The name and the rest of a path that starts with `/t/`; nil when the name is empty.
+    static func split(_ path: Substring) -> (name: Substring, rest: Substring)? {
+        let afterPrefix = path.dropFirst(tenantPrefix.utf8.count)
+        let name = afterPrefix.prefix { $0 != "/" }
+        guard !name.isEmpty else { return nil }
+        return (name, afterPrefix[name.endIndex...])
     }
 
     /// The admin side: the admin API and the console, which are never journaled.

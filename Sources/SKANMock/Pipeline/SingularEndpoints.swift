@@ -31,7 +31,7 @@ struct SingularEndpoints: Sendable {
         self.routes = routes
         source = Self.source(for: context)
         delivery = AnswerDelivery(delays: context.delays)
-        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics)
+        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics, tenant: context.tenant.name)
     }
 
     /// The server's one answer source, from its options.

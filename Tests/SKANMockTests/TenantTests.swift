@@ -1,0 +1,160 @@
+import Foundation
+import HTTPCore
+import SKANDomain
+import SystemPOSIX
+import Testing
+
+@testable import SKANMock
+
+/// Tenants (`/t/NAME`) in process: several tests' clients on one server, interleaved in an order
+/// the test sets, each seeing only its own effects. No sockets, no sleeps.
+@Suite("Tenants in process")
+struct TenantTests {
+    private func json(_ answer: InProcessServer.Answer) -> JSONValue {
+        (try? JSONParser.parse(Array(answer.text.utf8))) ?? .null
+    }
+
+    @Test func interleavedTenantsSeeOnlyTheirOwnEffects() throws {
+        let mock = try InProcessServer()
+        // Every tenant's first request, then each one's set-up in turn.
+        #expect(mock.session("D1", path: "/t/a/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D1", path: "/t/b/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D1").status == 200)
+        let fault = #"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":1}]}"#
+        #expect(mock.send(.put, "/t/a/__admin/faults", body: fault).status == 200)
+        #expect(mock.send(.put, "/t/b/__admin/clock", body: #"{"advance_s":172800}"#).status == 200)
+        let model = try String(contentsOfFile: Self.revenueModelPath(), encoding: .utf8)
+        #expect(mock.send(.put, "/t/c/__admin/model", body: model).status == 200)
+        // A's fault is for A's next request only: B's and the default tenant's are answered.
+        #expect(mock.session("D2", path: "/t/b/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D2").status == 200)
+        #expect(mock.session("D2", path: "/t/a/api/v2/conversion_value").status == 503)
+        #expect(mock.session("D3", path: "/t/a/api/v2/conversion_value").status == 200)
+        // B's clock moved; nobody else's did.
+        #expect(json(mock.send(.get, "/t/b/__admin/clock"))["offset_s"] == 172800)
+        #expect(json(mock.send(.get, "/t/a/__admin/clock"))["offset_s"] == 0)
+        #expect(json(mock.send(.get, "/__admin/clock"))["offset_s"] == 0)
+        // C's model is its own.
+        #expect(json(mock.send(.get, "/t/c/__admin/model"))["name"] == "singular-revenue")
+        #expect(json(mock.send(.get, "/t/a/__admin/model"))["name"] == "singular-testing")
+        #expect(json(mock.send(.get, "/__admin/health"))["model"]?["name"] == "singular-testing")
+        // Each journal view holds its own entries only.
+        #expect(json(mock.send(.get, "/t/a/__admin/requests/count"))["count"] == 3)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/c/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 2)
+        let aEntries = json(mock.send(.get, "/t/a/__admin/requests"))["requests"]?.arrayValue ?? []
+        #expect(aEntries.allSatisfy { $0["tenant"] == "a" && $0["path"] == "/api/v2/conversion_value" })
+        let rootEntries = json(mock.send(.get, "/__admin/requests"))["requests"]?.arrayValue ?? []
+        #expect(rootEntries.count == 2 && rootEntries.allSatisfy { $0["tenant"] == nil })
+        // A's reset (every scope) leaves B's journal, devices and clock, and the default tenant's.
+        #expect(mock.send(.post, "/t/a/__admin/reset?scope=all").status == 200)
+        #expect(json(mock.send(.get, "/t/a/__admin/requests/count"))["count"] == 0)
+        #expect(mock.send(.get, "/t/a/__admin/devices/D1").status == 404)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/b/__admin/clock"))["offset_s"] == 172800)
+        #expect(mock.send(.get, "/t/b/__admin/devices/D1").status == 200)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 2)
+        // The default tenant's reset leaves the named ones'.
+        #expect(mock.send(.post, "/__admin/reset?scope=all").status == 200)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/c/__admin/model"))["name"] == "singular-revenue")
+        // A wait and a report in a tenant see only its entries.
+        let wait = json(mock.send(.get, "/t/b/__admin/requests/wait?count=2&timeout_ms=1000"))
+        #expect(wait["total"] == 2 && wait["timed_out"] == false)
+        #expect(json(mock.send(.get, "/t/b/__admin/report"))["requests"] == 2)
+    }
+
+    @Test func theSameDeviceIdInTwoTenantsIsTwoDevices() throws {
+        let mock = try InProcessServer()
+        mock.session("SAME", path: "/t/one/api/v2/conversion_value")
+        mock.session("SAME", event: "purchase", path: "/t/one/api/v2/conversion_value")
+        mock.session("SAME", path: "/t/two/api/v2/conversion_value")
+        #expect(json(mock.send(.get, "/t/one/__admin/devices/SAME"))["requests"] == 2)
+        #expect(json(mock.send(.get, "/t/two/__admin/devices/SAME"))["requests"] == 1)
+        #expect(mock.send(.get, "/__admin/devices/SAME").status == 404)
+        #expect(json(mock.send(.get, "/t/one/__admin/health"))["devices"] == 1)
+        #expect(json(mock.send(.get, "/t/one/__admin/health"))["tenant"] == "one")
+    }
+
+    @Test(arguments: [
+        "/t/-a/api/v2/conversion_value", "/t//api/v2/conversion_value", "/t/", "/t/a%20b/__admin/health",
+        "/t/\(String(repeating: "x", count: 65))/__admin/health", "/t/a:b/__admin/requests"
+    ])
+    func aBadNameIsRefusedWithTheRule(path: String) throws {
+        let mock = try InProcessServer()
+        let answer = mock.send(.get, path)
+        #expect(answer.status == 400)
+        #expect(answer.text.contains(TenantName.rule))
+        #expect(mock.server.tenants.count == 0)
+    }
+
+    @Test func namesOnTheRuleAreTaken() {
+        for name in ["a", "0", "A.b_c-d", String(repeating: "z", count: 64)] {
+            #expect(TenantName.isValid(name.utf8), "\(name)")
+        }
+        for name in ["", ".a", "_a", "-a", "a b", "a/b", "é", String(repeating: "z", count: 65)] {
+            #expect(!TenantName.isValid(name.utf8), "\(name)")
+        }
+    }
+
+    @Test func theLeastRecentlyUsedTenantIsDroppedPastTheBound() throws {
+        let mock = try InProcessServer { $0.maxTenants = 2 }
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        mock.session("D", path: "/t/b/api/v2/conversion_value")
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        // A third tenant: b, the least recently used, goes, with its journal entries.
+        mock.session("D", path: "/t/c/api/v2/conversion_value")
+        let list = json(mock.send(.get, "/__admin/tenants"))
+        #expect(list["tenants"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["c", "a"])
+        #expect(list["max"] == 2 && list["count"] == 2)
+        #expect(list["tenants"]?[1]?["requests"] == 2 && list["tenants"]?[1]?["devices"] == 1)
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only("b"))) == 0)
+        #expect(json(mock.send(.get, "/__admin/health"))["tenants"] == ["count": 2, "max": 2])
+        // b comes back afresh.
+        #expect(mock.send(.get, "/t/b/__admin/devices/D").status == 404)
+        #expect(json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue?.count == 2)
+    }
+
+    @Test func aDroppedTenantStartsAfresh() throws {
+        let mock = try InProcessServer()
+        mock.session("D", path: "/t/gone/api/v2/conversion_value")
+        #expect(mock.send(.put, "/t/gone/__admin/clock", body: #"{"offset_s":60}"#).status == 200)
+        #expect(mock.send(.delete, "/__admin/tenants/gone").status == 200)
+        #expect(mock.send(.delete, "/__admin/tenants/gone").status == 404)
+        #expect(mock.send(.delete, "/__admin/tenants/-x").status == 400)
+        #expect(json(mock.send(.get, "/t/gone/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/t/gone/__admin/clock"))["offset_s"] == 0)
+        #expect(mock.send(.get, "/t/gone/__admin/devices/D").status == 404)
+        // The tenants' routes are the root's only.
+        #expect(mock.send(.get, "/t/gone/__admin/tenants").status == 404)
+    }
+
+    @Test func theAdminTokenAppliesUnderThePrefix() throws {
+        let mock = try InProcessServer { $0.adminToken = "T" }
+        #expect(mock.send(.get, "/t/a/__admin/requests").status == 401)
+        var headers = HTTPHeaders()
+        headers.set("Authorization", "Bearer T")
+        #expect(mock.send(.get, "/t/a/__admin/requests", headers: headers).status == 200)
+        #expect(mock.send(.get, "/__admin/tenants").status == 401)
+    }
+
+    @Test func aliasesAndThePostbackReceiverServeUnderThePrefix() throws {
+        let mock = try InProcessServer {
+            $0.routes = [RouteAlias(path: "/sdk/v2", endpoint: .skan4)]
+        }
+        #expect(mock.session("D", path: "/t/a/sdk/v2").status == 200)
+        #expect(mock.send(.get, "/t/a/.well-known/skadnetwork/report-attribution/").status == 405)
+        let entries = mock.server.journal.query(JournalFilter(tenant: .only("a"))).entries.map(\.json)
+        #expect(entries.map { $0["endpoint"] } == ["skan4", "postback"])
+        #expect(entries.map { $0["path"] } == ["/sdk/v2", "/.well-known/skadnetwork/report-attribution/"])
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 0)
+    }
+
+    static func revenueModelPath() -> String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("config/revenue.json").path
+    }
+}
