@@ -38,6 +38,19 @@ struct AppResponder: HTTPResponder {
         site.respond(to: inner, path: inner.path, writer: writer)
     }
 
+    /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the
+    /// tenant whose path it was (one that does not exist yet is not made for it).
+    func journal(_ refusal: HTTPRefusal) {
+        let path = refusal.path
+        guard path.utf8.starts(with: Self.tenantPrefix.utf8) else { return site.singular.journal(refusal) }
+        guard let (name, rest) = Self.split(path), TenantName.isValid(name.utf8),
+            let tenant = tenants.existing(String(name))
+        else { return }
+        var inner = refusal
+        inner.target = (rest.isEmpty ? "/" : String(rest)) + refusal.target[path.endIndex...]
+        tenant.singular.journal(inner)
+    }
+
     /// The name and the rest of a path that starts with `/t/`; nil when the name is empty.
     static func split(_ path: Substring) -> (name: Substring, rest: Substring)? {
         let afterPrefix = path.dropFirst(tenantPrefix.utf8.count)

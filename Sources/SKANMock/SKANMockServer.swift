@@ -149,13 +149,12 @@ public final class SKANMockServer: Sendable {
         }
         notices += https?.notes ?? []
         self.notices = notices
-        let singular = site.singular
         let responder = AppResponder(site: site, tenants: tenants)
         self.responder = responder
         var plain = HTTPServer.Configuration(
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
-        plain.refusalObserver = { singular.journal($0) }
+        plain.refusalObserver = { responder.journal($0) }
         plain.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
             metrics.recordUnserved(reason: reason)
             if isNew {
@@ -169,7 +168,7 @@ public final class SKANMockServer: Sendable {
             var secure = HTTPServer.Configuration(
                 host: options.host, port: httpsOptions.port, limits: limits,
                 errorRenderer: .singular, security: https.security)
-            secure.refusalObserver = { singular.journal($0) }
+            secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
             secure.setupFailureObserver = { [metrics = context.metrics] reason, isNew in

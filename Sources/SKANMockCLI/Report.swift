@@ -27,6 +27,10 @@ struct Report: ParsableCommand {
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
     var json = false
 
+    @Option(
+        help: ArgumentHelp("Read this tenant's lines (/t/NAME); without it, the default tenant's.", valueName: "name"))
+    var tenant: String?
+
     @Flag(help: "Exit 1 when there is any finding, postback value the model never gives, or unreadable line.")
     var failOnFindings = false
 
@@ -81,7 +85,9 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        var report = try JournalInput.read(journal, for: "report") { try JournalReport.read(&$0, model: loaded) }
+        var report = try JournalInput.read(journal, for: "report", tenant: tenant) {
+            try JournalReport.read(&$0, model: loaded)
+        }
         if postbackOptions != PostbackQuery() {
             for i in report.devices.indices {
                 report.devices[i].postbacks = report.devices[i].postbacks?.rendered(postbackOptions)

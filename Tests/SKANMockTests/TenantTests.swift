@@ -152,9 +152,96 @@ struct TenantTests {
         #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 0)
     }
 
+    /// A request the HTTP layer refused (a 413, say) is journaled in the tenant whose path it
+    /// was; one for a tenant that does not exist makes none.
+    @Test func theHTTPLayersRefusalsAreJournaledInTheirTenant() throws {
+        let mock = try InProcessServer()
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        let responder = try #require(mock.server.responder as? AppResponder)
+        for target in ["/t/a/api/v2/conversion_value?idfv=D", "/t/nobody/api/v2/conversion_value", "/api/v1/launch"] {
+            responder.journal(
+                HTTPRefusal(
+                    status: .payloadTooLarge, reason: "too large", method: "POST", target: target,
+                    remoteAddress: "127.0.0.1:1"))
+        }
+        let entries = mock.server.journal.query(JournalFilter(tenant: .only("a"))).entries.map(\.json)
+        #expect(entries.count == 2 && entries[1]["response"]?["status"] == 413)
+        #expect(entries[1]["path"] == "/api/v2/conversion_value")
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 1)
+        #expect(mock.server.tenants.existing("nobody") == nil)
+    }
+
     static func revenueModelPath() -> String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.appendingPathComponent("config/revenue.json").path
+    }
+}
+
+/// The journal file names the tenant, and `--resume` gives each tenant back its own devices and
+/// journal view.
+@Suite("Tenants in the journal file and --resume")
+struct TenantResumeTests {
+    private func json(_ answer: InProcessServer.Answer) -> JSONValue {
+        (try? JSONParser.parse(Array(answer.text.utf8))) ?? .null
+    }
+
+    private static func logPath() -> String {
+        NSTemporaryDirectory() + "skan-mock-tenants-\(UInt64.random(in: 1...UInt64.max)).jsonl"
+    }
+
+    @Test func linesAndResetMarkersNameTheTenant() throws {
+        let path = Self.logPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mock = try InProcessServer { $0.logPath = path }
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        mock.session("D")
+        #expect(mock.send(.post, "/t/a/__admin/reset").status == 200)
+        #expect(mock.send(.post, "/__admin/reset").status == 200)
+        mock.server.flushJournalLog()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONParser.parse(Array($0.utf8))
+        }
+        #expect(lines.count == 4)
+        #expect(lines[0]["tenant"] == "a" && lines[0]["id"] == 1)
+        #expect(lines[1]["tenant"] == nil && lines[1]["id"] == 2)
+        #expect(lines[2] == ["type": "reset", "through": 2, "devices": true, "tenant": "a"])
+        #expect(lines[3] == ["type": "reset", "through": 2, "devices": true])
+        let record = try JournalRecord(json: lines[0])
+        #expect(record.tenant == "a")
+    }
+
+    @Test func oneTenantsResetMarkerDoesNotTouchAnothersOnResume() throws {
+        let path = Self.logPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let first = try InProcessServer { $0.logPath = path }
+            first.session("D", path: "/t/a/api/v2/conversion_value")
+            first.session("D", path: "/t/b/api/v2/conversion_value")
+            first.session("D", event: "purchase", path: "/t/b/api/v2/conversion_value")
+            first.session("D")
+            #expect(first.send(.put, "/t/b/__admin/clock", body: #"{"offset_s":3600}"#).status == 200)
+            first.session("E", path: "/t/b/api/v2/conversion_value")
+            // A's reset, after B's and the default tenant's requests.
+            #expect(first.send(.post, "/t/a/__admin/reset").status == 200)
+            first.session("F", path: "/t/a/api/v2/conversion_value")
+            first.server.stop(gracePeriod: 0)
+        }
+        let second = try InProcessServer {
+            $0.logPath = path
+            $0.resume = true
+        }
+        // A: only what came after its reset.
+        #expect(json(second.send(.get, "/t/a/__admin/requests/count"))["count"] == 1)
+        #expect(second.send(.get, "/t/a/__admin/devices/D").status == 404)
+        #expect(second.send(.get, "/t/a/__admin/devices/F").status == 200)
+        // B: all of it, devices and clock too.
+        #expect(json(second.send(.get, "/t/b/__admin/requests/count"))["count"] == 3)
+        #expect(json(second.send(.get, "/t/b/__admin/devices/D"))["requests"] == 2)
+        #expect(json(second.send(.get, "/t/b/__admin/clock"))["offset_s"] == 3600)
+        // The default tenant: its own entry and device.
+        #expect(json(second.send(.get, "/__admin/requests/count"))["count"] == 1)
+        #expect(json(second.send(.get, "/__admin/devices/D"))["requests"] == 1)
+        #expect(json(second.send(.get, "/__admin/clock"))["offset_s"] == 0)
     }
 }
