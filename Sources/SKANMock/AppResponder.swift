@@ -23,19 +23,16 @@ struct AppResponder: HTTPResponder {
     /// `/t/NAME[/rest]` sent to tenant NAME as `/rest` (`/` when there is none), the query kept;
     /// a name against the rule is refused with a 400 that states it.
     private func respondForTenant(_ request: HTTPRequest, _ path: Substring, _ writer: HTTPResponseWriter) {
-        guard let (name, rest) = Self.split(path) else {
-            writer.send(.jsonError("no tenant at \(path): \(TenantName.rule)", status: .badRequest))
-            return
-        }
-        guard TenantName.isValid(name.utf8) else {
-            writer.send(.jsonError("bad tenant name in \(path): \(TenantName.rule)", status: .badRequest))
+        let prefix: TenantPrefix
+        switch TenantPrefix.read(path) {
+        case .success(let parsed): prefix = parsed
+        case .failure(let refusal):
+            writer.send(.jsonError("\(refusal.rawValue) \(path): \(TenantName.rule)", status: .badRequest))
             return
         }
         var inner = request
-        let query = request.target[path.endIndex...]
-        inner.target = (rest.isEmpty ? "/" : String(rest)) + query
-        let site = tenants.site(String(name))
-        site.respond(to: inner, path: inner.path, writer: writer)
+        inner.target = prefix.innerTarget(request.target)
+        tenants.site(prefix.name).respond(to: inner, path: inner.path, writer: writer)
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the
@@ -43,20 +40,12 @@ struct AppResponder: HTTPResponder {
     func journal(_ refusal: HTTPRefusal) {
         let path = refusal.path
         guard path.utf8.starts(with: Self.tenantPrefix.utf8) else { return site.singular.journal(refusal) }
-        guard let (name, rest) = Self.split(path), TenantName.isValid(name.utf8),
-            let tenant = tenants.existing(String(name))
-        else { return }
+        guard case .success(let prefix) = TenantPrefix.read(path), let tenant = tenants.existing(prefix.name) else {
+            return
+        }
         var inner = refusal
-        inner.target = (rest.isEmpty ? "/" : String(rest)) + refusal.target[path.endIndex...]
+        inner.target = prefix.innerTarget(refusal.target)
         tenant.singular.journal(inner)
-    }
-
-    /// The name and the rest of a path that starts with `/t/`; nil when the name is empty.
-    static func split(_ path: Substring) -> (name: Substring, rest: Substring)? {
-        let afterPrefix = path.dropFirst(tenantPrefix.utf8.count)
-        let name = afterPrefix.prefix { $0 != "/" }
-        guard !name.isEmpty else { return nil }
-        return (name, afterPrefix[name.endIndex...])
     }
 
     /// The admin side: the admin API and the console, which are never journaled.

@@ -43,11 +43,11 @@ final class TenantRegistry: Sendable {
         var evicted: TenantSite?
         let site = state.withLock { s -> TenantSite in
             s.tick += 1
-            if var slot = s.slots[name] {
-                slot.lastUsed = s.tick
-                if let now { slot.lastRequestMilliseconds = now }
-                s.slots[name] = slot
-                return slot.site
+            if let index = s.slots.index(forKey: name) {
+                // In place: one lookup, no copy of the slot.
+                s.slots.values[index].lastUsed = s.tick
+                if let now { s.slots.values[index].lastRequestMilliseconds = now }
+                return s.slots.values[index].site
             }
             if s.slots.count >= capacity, let oldest = s.slots.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
                 evicted = s.slots.removeValue(forKey: oldest.key)?.site

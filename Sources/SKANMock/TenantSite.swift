@@ -4,12 +4,20 @@ import HTTPCore
 /// (the admin API under `/__admin`, the console, the phone set-up) goes to its `AdminRouteGroup`,
 /// which applies the guard and the token to each of its routes; the postback paths Apple posts
 /// to, to its `PostbackReceiver`; everything else to its Singular side, which journals whatever
-/// it gets.
-struct TenantSite: Sendable {
+/// it gets. A class: a tenant's request takes it from the registry at one reference count, where
+/// the struct's dozens of references cost a retain and a release each.
+final class TenantSite: Sendable {
     let tenant: Tenant
     let admin: AdminRouteGroup
     let singular: SingularEndpoints
     let postbacks: PostbackReceiver
+
+    init(tenant: Tenant, admin: AdminRouteGroup, singular: SingularEndpoints, postbacks: PostbackReceiver) {
+        self.tenant = tenant
+        self.admin = admin
+        self.singular = singular
+        self.postbacks = postbacks
+    }
 
     /// `path` is `request.path`, found once by the caller (each `path` searches the target for its `?`).
     func respond(to request: HTTPRequest, path: Substring, writer: HTTPResponseWriter) {
