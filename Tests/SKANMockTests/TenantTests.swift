@@ -171,6 +171,18 @@ struct TenantTests {
         #expect(mock.server.tenants.existing("nobody") == nil)
     }
 
+    /// The console under `/t/NAME/__admin/ui` links to that tenant's console and assets; its
+    /// scripts take the prefix from the page's address.
+    @Test func aTenantsConsoleIsItsOwn() throws {
+        let mock = try InProcessServer()
+        let page = mock.send(.get, "/t/qa-1/__admin/ui").text
+        #expect(page.contains(#"<script type="module" src="/t/qa-1/__admin/ui/console.js"></script>"#))
+        #expect(!page.contains(#""/__admin/"#))
+        #expect(mock.send(.get, "/t/qa-1/__admin/ui/console.js").status == 200)
+        #expect(mock.send(.get, "/t/qa-1/").text.contains(#"href="/t/qa-1/__admin/ui""#))
+        #expect(mock.send(.get, "/__admin/ui").text.contains(#"src="/__admin/ui/console.js""#))
+    }
+
     static func revenueModelPath() -> String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

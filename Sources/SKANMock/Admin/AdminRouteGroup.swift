@@ -98,7 +98,8 @@ struct AdminRouteGroup: HTTPResponder {
             ReportRoutes(context: context),
             DeviceRoutes(context: context), ReceivedPostbackRoutes(context: context), ModelRoutes(context: context),
             FaultRoutes(context: context),
-            ClockRoutes(context: context), ResetRoute(context: context), ConsoleRoutes(),
+            ClockRoutes(context: context), ResetRoute(context: context),
+            ConsoleRoutes(tenantPrefix: context.tenant.name.map { AppResponder.tenantPrefix + $0 } ?? ""),
             EventsRoute(context: context), phone
         ] + (tenants.map { [TenantRoutes(tenants: $0, journal: context.journal)] } ?? [])
     }

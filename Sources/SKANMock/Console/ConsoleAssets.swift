@@ -62,6 +62,12 @@ let token = sessionStorage.getItem(TOKEN_KEY);
 
 export class Unauthorized extends Error {}
 
+/** "/t/NAME" when the console is a tenant's (/t/NAME/__admin/ui), "" at the root: every call and
+ * link of the page goes to the tenant it was opened for. */
+export const base = location.pathname.startsWith("/t/")
+  ? location.pathname.slice(0, location.pathname.indexOf("/__admin/"))
+  : "";
+
 /** The token for `EventSource`, which cannot send an Authorization header. */
 export function currentToken() {
   return token;
@@ -69,7 +75,7 @@ export function currentToken() {
 
 export async function api(path) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(path, { headers });
+  const response = await fetch(base + path, { headers });
   if (response.status === 401) throw new Unauthorized("admin token needed");
   if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
   return { status: response.status, json: response.status === 404 ? null : await response.json() };
@@ -795,7 +801,7 @@ export function setConnection(text) {
 // The live feed: the journal's latest requests, then every new one as the event stream sends it;
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
-import { api, currentToken } from "./api.js";
+import { api, base, currentToken } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
@@ -817,7 +823,7 @@ function filterQuery(query) {
 function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
-  link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);
+  link.href = base + "/__admin/ui?view=device&device=" + encodeURIComponent(device);
   link.addEventListener("click", (event) => event.stopPropagation());
   return link;
 }
@@ -891,7 +897,7 @@ function openStream(query, sinceId) {
   const params = filterQuery(query);
   params.set("since_id", String(sinceId));
   if (currentToken()) params.set("token", currentToken());
-  const source = new EventSource("/__admin/events?" + params.toString());
+  const source = new EventSource(base + "/__admin/events?" + params.toString());
   feed.source = source;
   source.addEventListener("open", () => setConnection("live"));
   source.addEventListener("error", () => setConnection("reconnecting"));
