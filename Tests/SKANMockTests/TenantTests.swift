@@ -183,6 +183,22 @@ struct TenantTests {
         #expect(mock.send(.get, "/__admin/ui").text.contains(#"src="/__admin/ui/console.js""#))
     }
 
+    /// The upstream is server-wide: a tenant's request goes to it as Singular's path, without the
+    /// prefix, and the answer changes that tenant's device only.
+    @Test func aTenantsRequestGoesUpstreamWithoutThePrefix() throws {
+        let mock = try InProcessServer(upstream: .proxy)
+        let answer = mock.session("U", path: "/t/p/api/v2/conversion_value")
+        let sent = try #require(mock.upstream.sent.first)
+        #expect(sent.url.hasPrefix("https://upstream.test/api/v2/conversion_value?a=KEY&"))
+        mock.upstream.answer(0, #"{"status":"ok","conversion_value":5}"#)
+        #expect(answer.text == #"{"status":"ok","conversion_value":5}"#)
+        #expect(json(mock.send(.get, "/t/p/__admin/devices/U"))["skan4"]?["p0"]?["last_returned"]?["fine"] == 5)
+        #expect(mock.send(.get, "/__admin/devices/U").status == 404)
+        #expect(
+            mock.server.journal.query(JournalFilter(tenant: .only("p"))).entries.first?.json["upstream"]?["status"]
+                == 200)
+    }
+
     static func revenueModelPath() -> String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
