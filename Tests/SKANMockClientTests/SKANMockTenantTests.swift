@@ -40,19 +40,27 @@ struct SKANMockTenantTests {
         #expect(one.singularAPIURL.absoluteString == "\(base.absoluteString)/t/\(one.name)/api/v2/conversion_value")
         #expect(one.baseURL.absoluteString == "\(base.absoluteString)/t/\(one.name)")
         _ = try await one.client.advanceClock(seconds: 172_800)
-        #expect(try await get(session(one.singularAPIURL, device: "D")) == 200)
-        #expect(try await get(session(two.singularAPIURL, device: "D")) == 200)
-        #expect(try await get(session(two.singularAPIURL, device: "E")) == 200)
-        #expect(try await one.client.count() == 1)
-        #expect(try await two.client.waitForRequests(count: 2, timeout: 5).timedOut == false)
-        #expect(try await one.client.clock().offsetSeconds == 172_800)
-        #expect(try await two.client.clock().offsetSeconds == 0)
-        #expect(try await mock.client.count() == 0)
-        #expect(try await two.client.reset(scope: .all) == ["journal", "devices", "faults", "model", "clock"])
-        #expect(try await one.client.count() == 1)
+        // Hoisted: Swift 6.0's #expect cannot take a `try` inside an operand.
+        let statuses = [
+            try await get(session(one.singularAPIURL, device: "D")),
+            try await get(session(two.singularAPIURL, device: "D")),
+            try await get(session(two.singularAPIURL, device: "E"))
+        ]
+        #expect(statuses == [200, 200, 200])
+        let oneCount = try await one.client.count()
+        let twoWait = try await two.client.waitForRequests(count: 2, timeout: 5)
+        let oneClock = try await one.client.clock()
+        let twoClock = try await two.client.clock()
+        let rootCount = try await mock.client.count()
+        #expect(oneCount == 1 && !twoWait.timedOut && rootCount == 0)
+        #expect(oneClock.offsetSeconds == 172_800 && twoClock.offsetSeconds == 0)
+        let reset = try await two.client.reset(scope: .all)
+        let afterReset = try await one.client.count()
+        #expect(reset == ["journal", "devices", "faults", "model", "clock"] && afterReset == 1)
         try await one.drop()
         try await one.drop()
-        #expect(try await one.client.count() == 0)
+        let afresh = try await one.client.count()
+        #expect(afresh == 0)
         #expect(throws: SKANMockClientError.self) { try SKANMockClient.makeTenant(baseURL: base, name: "-no") }
     }
 
