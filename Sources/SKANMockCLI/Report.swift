@@ -96,7 +96,9 @@ struct Report: ParsableCommand {
         StandardStreams.output(json ? report.json.description : report.text)
         if let junit {
             do {
-                try FileBytes.write(Array(JUnitReport.xml(report).utf8), to: junit)
+                // A tenant's suite is named for it, so CI jobs' files merged side by side stay apart.
+                let suite = tenant.map { "skan-mock.\($0)" } ?? "skan-mock"
+                try FileBytes.write(Array(JUnitReport.xml(report, suiteName: suite).utf8), to: junit)
             } catch {
                 StandardStreams.error("skan-mock report: cannot write JUnit report \(error.description)")
                 throw ExitCode(2)

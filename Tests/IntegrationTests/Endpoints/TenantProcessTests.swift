@@ -85,11 +85,15 @@ struct TenantProcessTests {
         #expect(process.terminateAndWait(), "the server stops")
 
         // The CI step reads one tenant's lines.
-        let report = try SKANMockExecutable.run(["report", log, "--tenant", "t3", "--json"])
+        let junit = log + ".xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let report = try SKANMockExecutable.run(["report", log, "--tenant", "t3", "--json", "--junit", junit])
         #expect(report.status == 0, "\(report.error)")
         let reported = try JSONParser.parse(Array(report.output.utf8))["requests"]
         #expect(reported == .int(Int64(Self.requests)))
         #expect(report.error.contains("lines of other tenants passed over"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="skan-mock.t3" tests="#))
 
         // A restart with --resume gives each tenant back its own devices and journal view.
         (process, port) = try SKANMockExecutable.serve(["--log", log, "--resume"])
