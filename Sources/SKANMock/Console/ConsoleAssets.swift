@@ -221,7 +221,7 @@ a { color: var(--accent); }
 // The QA console's entry point (a plain ES module: no build step, no CDN). Which view shows is in
 // the page's address: the live feed, or one device (`?view=device&device=ID`).
 import { $, setConnection } from "./dom.js";
-import { api, askForToken, Unauthorized } from "./api.js";
+import { api, askForToken, base, Unauthorized } from "./api.js";
 import { initDetails } from "./details.js";
 import { feedView } from "./feed.js";
 import { deviceView } from "./device.js";
@@ -232,12 +232,35 @@ async function start() {
   try {
     const { json } = await api("/__admin/health");
     $("model").textContent = "model: " + (json.model ? json.model.name : "?");
+    await showTenants();
     if (query.get("view") === "device" && query.get("device")) await deviceView(query.get("device"));
     else await feedView(query, () => askForToken(start));
   } catch (error) {
     if (error instanceof Unauthorized) askForToken(start);
     else setConnection("reconnecting");
   }
+}
+
+/** The tenant picker: the default tenant and each named one (/t/NAME), when there are any; picking
+ * one opens that tenant's console. A tenant's own console lists it and the default one. */
+async function showTenants() {
+  const names = base
+    ? [base.slice("/t/".length)]
+    : (((await api("/__admin/tenants")).json || {}).tenants || []).map((tenant) => tenant.name);
+  if (names.length === 0) return;
+  const select = $("tenant");
+  select.replaceChildren();
+  for (const name of ["", ...names]) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name || "(default)";
+    option.selected = base === (name ? "/t/" + name : "");
+    select.append(option);
+  }
+  select.onchange = () => {
+    location.href = (select.value ? "/t/" + encodeURIComponent(select.value) : "") + "/__admin/ui";
+  };
+  $("tenant-picker").hidden = false;
 }
 
 initDetails();
@@ -983,6 +1006,7 @@ admin API under <code>/__admin</code>.</p></body></html>
   <span id="connection" class="connection" data-state="connecting">connecting</span>
   <button id="pause" type="button">pause</button>
   <span id="model" class="model"></span>
+  <label id="tenant-picker" class="model" hidden>tenant <select id="tenant"></select></label>
 </header>
 <form id="token-form" class="token-form" hidden>
   <label>This server needs its admin token (<code>--admin-token</code>):
