@@ -94,7 +94,8 @@ public final class SKANMockServer: Sendable {
             journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
             startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
             ports: ports, startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds),
-            upstream: upstream, replay: replay, journalFile: sink, delays: delays,
+            upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
+            journalFile: sink, delays: delays,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
             postbackVerifier: PostbackVerifier.server(local: https?.postbackKey))
         let context = AppContext(

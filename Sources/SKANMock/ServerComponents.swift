@@ -18,6 +18,8 @@ struct ServerComponents: Sendable {
     let upstream: Upstream?
     /// `--replay`: recorded answers served before the model's.
     let replay: Replay?
+    /// Who answers Singular's requests (from `upstream` and `replay`), decided once.
+    let answerMode: AnswerMode
     /// `--log`: the journal's file, whose state health and metrics report.
     let journalFile: JournalFileSink?
     /// Answers held back by `delay` faults.
