@@ -66,6 +66,20 @@ struct TenantTests {
         #expect(json(mock.send(.get, "/t/b/__admin/report"))["requests"] == 2)
     }
 
+    /// A tenant's wait is answered by its own requests, never another tenant's.
+    @Test func aWaitCountsItsOwnTenantsRequestsOnly() throws {
+        let mock = try InProcessServer()
+        let waiting = mock.send(.get, "/t/a/__admin/requests/wait?count=1&timeout_ms=60000")
+        #expect(waiting.isWaiting)
+        mock.session("B", path: "/t/b/api/v2/conversion_value")
+        mock.session("D")
+        #expect(waiting.isWaiting)
+        mock.session("A", path: "/t/a/api/v2/conversion_value")
+        let answer = json(waiting)
+        #expect(answer["timed_out"] == false && answer["total"] == 1)
+        #expect(answer["requests"]?[0]?["device"] == "A" && answer["requests"]?[0]?["tenant"] == "a")
+    }
+
     @Test func theSameDeviceIdInTwoTenantsIsTwoDevices() throws {
         let mock = try InProcessServer()
         mock.session("SAME", path: "/t/one/api/v2/conversion_value")
