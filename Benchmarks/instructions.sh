@@ -8,6 +8,7 @@
 #
 #   Benchmarks/instructions.sh                       # builds a release binary first
 #   BENCH_BINARY=path INSTRUCTIONS_REQUESTS=2000 Benchmarks/instructions.sh
+#   INSTRUCTIONS_PREFIX=/t/bench Benchmarks/instructions.sh   # the same query in a tenant (/t/NAME)
 #
 # It compares builds, not servers: nginx's count is not measured (the kernel's work, a third of a
 # request's CPU, is outside callgrind's view for both). Only 127.0.0.1 is used.
@@ -28,7 +29,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # Valgrind 3.19 cannot read the DWARF 5 that Swift writes; the symbols are all it needs.
 strip --strip-debug -o "$TMP/skan-mock" "$BIN"
-QUERY=$(python3 "$ROOT/Benchmarks/tools.py" v2-p0-query)
+QUERY=${INSTRUCTIONS_PREFIX:-}$(python3 "$ROOT/Benchmarks/tools.py" v2-p0-query)
 
 count() {  # requests -> callgrind output file
     local n=$1 port

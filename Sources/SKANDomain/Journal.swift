@@ -51,12 +51,12 @@ public final class Journal: Sendable {
 
     /// Records a request after its response was sent. `status` and `body` are what was actually sent
     /// (the outcome's, or what a fault replaced them with); `outcome` is nil for requests the service
-    /// never saw (a 405, say). `extra` members are appended to the record (e.g. `"fault"`).
-    /// Returns the entry's id.
+    /// never saw (a 405, say). `extra` members are appended to the record (e.g. `"fault"`);
+    /// `tenant` names a tenant's request (nil: the default tenant's). Returns the entry's id.
     @discardableResult
     public func record(
         request: SKANRequest, outcome: SKANOutcome?, endpoint: SKANEndpoint? = nil, status: Int,
-        body: [UInt8], durationMicros: Int64, extra: [JSONMember] = []
+        body: [UInt8], durationMicros: Int64, extra: [JSONMember] = [], tenant: String? = nil
     ) -> Int64 {
         let id = state.withLock { s in
             let id = s.nextId
@@ -66,7 +66,7 @@ public final class Journal: Sendable {
         let entry = JournalEntry.make(
             id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
             endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
-            durationMicros: durationMicros, extra: extra)
+            durationMicros: durationMicros, extra: extra, tenant: tenant)
         // Entries pushed out of a full ring are returned, to be released after the lock, not under it.
         _ = state.withLock { s -> (JournalEntry?, [JournalEntry?]) in
             if id == s.nextToCommit && s.pending.isEmpty {
@@ -239,19 +239,40 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Empties the journal and its dropped count; ids keep increasing. The sink gets a reset
-    /// marker, so that `--resume` does not bring back what was cleared; `devices` says the devices
-    /// were reset too.
-    public func clear(devices: Bool = false) {
+    /// Empties one tenant's part of the journal (nil: the default tenant's); ids keep increasing.
+    /// The sink gets a reset marker naming the tenant, so that `--resume` does not bring back what
+    /// was cleared; `devices` says the tenant's devices were reset too. When the journal holds
+    /// nothing else, it is emptied whole, its dropped count too (as before tenants); otherwise the
+    /// tenant's entries leave empty slots, and the others stay where they were.
+    public func clear(devices: Bool = false, tenant: String? = nil) {
         state.withLock { s in
-            sink?.write(line: JournalResetMarker(through: s.nextToCommit - 1, devices: devices).line)
-            for k in 0..<s.ring.count { s.ring[k] = nil }
-            s.start = 0
-            s.count = 0
-            s.holes = 0
-            s.bytes = 0
-            s.dropped = 0
-            s.lowWatermark = s.nextToCommit - 1
+            sink?.write(line: JournalResetMarker(through: s.nextToCommit - 1, devices: devices, tenant: tenant).line)
+            let capacity = self.capacity
+            var others = false
+            for k in 0..<s.count {
+                if let e = s.ring[(s.start + k) % capacity], e.tenant != tenant {
+                    others = true
+                    break
+                }
+            }
+            if others {
+                for k in 0..<s.count {
+                    let slot = (s.start + k) % capacity
+                    if let e = s.ring[slot], e.tenant == tenant {
+                        s.bytes -= e.line.count
+                        s.holes += 1
+                        s.ring[slot] = nil
+                    }
+                }
+            } else {
+                for k in 0..<s.ring.count { s.ring[k] = nil }
+                s.start = 0
+                s.count = 0
+                s.holes = 0
+                s.bytes = 0
+                s.dropped = 0
+                s.lowWatermark = s.nextToCommit - 1
+            }
             s.clearedThrough = s.nextToCommit - 1
             s.generation += 1
             for reader in s.readers { reader.wake() }

@@ -3,6 +3,8 @@
 /// immutable: the ring, queries and every open console share one copy, at one reference count.
 public final class JournalEntry: Sendable {
     public let id: Int64
+    /// The tenant whose request this is (`/t/NAME`); nil for the default tenant.
+    public let tenant: String?
     public let endpoint: SKANEndpoint?
     public let device: String?
     public let event: String?
@@ -15,15 +17,16 @@ public final class JournalEntry: Sendable {
     /// the newline), its filter fields from the record read from it.
     public static func restored(_ record: JournalRecord, bytes: [UInt8]) -> JournalEntry {
         JournalEntry(
-            id: record.id, endpoint: record.endpoint, device: record.device, event: record.event,
+            id: record.id, tenant: record.tenant, endpoint: record.endpoint, device: record.device, event: record.event,
             window: record.window, hasIssues: !record.issues.isEmpty, line: bytes + [UInt8(ascii: "\n")])
     }
 
     init(
-        id: Int64, endpoint: SKANEndpoint?, device: String?, event: String?, window: SKANWindow?, hasIssues: Bool,
-        line: [UInt8]
+        id: Int64, tenant: String? = nil, endpoint: SKANEndpoint?, device: String?, event: String?,
+        window: SKANWindow?, hasIssues: Bool, line: [UInt8]
     ) {
         self.id = id
+        self.tenant = tenant
         self.endpoint = endpoint
         self.device = device
         self.event = event
@@ -42,12 +45,12 @@ public final class JournalEntry: Sendable {
     /// The entry parsed back, for tests and tools.
     public var json: JSONValue { (try? JSONParser.parse(Array(jsonBytes))) ?? .null }
 
-    /// Builds the SPEC 2 record: id, time, method, path, endpoint, remote, device, event, params,
+    /// Builds the SPEC 2 record: id, `tenant` (a named tenant's only), time, method, path, endpoint, remote, device, event, params,
     /// skan, window, issues, response {status, body}, duration_us, then any `extra` members.
     static func make(
         id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: SKANEndpoint?,
         outcome: SKANOutcome?, status: Int, body: [UInt8], durationMicros: Int64,
-        extra: [JSONMember]
+        extra: [JSONMember], tenant: String? = nil
     ) -> JournalEntry {
         let device: String?
         let event: String?
@@ -67,6 +70,10 @@ public final class JournalEntry: Sendable {
         var w = JSONWriter(capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count)
         w.raw("{\"id\":")
         w.write(id)
+        if let tenant {
+            w.raw(",\"tenant\":")
+            w.write(tenant)
+        }
         w.raw(",\"time\":\"")
         RFC3339.append(milliseconds: timeMilliseconds, to: &w)
         w.raw("\",\"method\":")
@@ -115,7 +122,7 @@ public final class JournalEntry: Sendable {
         // Exactly its size: 10,000 lines stay in memory.
         let line = w.bytes
         return JournalEntry(
-            id: id, endpoint: endpoint, device: device, event: event, window: window,
+            id: id, tenant: tenant, endpoint: endpoint, device: device, event: event, window: window,
             hasIssues: !findings.isEmpty, line: line)
     }
 

@@ -82,6 +82,11 @@ public struct JournalFileReader<Source: JournalSource> {
     public private(set) var lastLineStart: Int64 = 0
     /// Whether the last line handed back had no newline (the file's last, unterminated line).
     public private(set) var lastLineUnterminated = false
+    /// Whose entries and reset markers are handed back (`report`, `record` and `compare` take
+    /// one tenant's); the others' are passed over and counted.
+    public var tenant: JournalFilter.TenantScope = .all
+    /// Entries and markers of other tenants passed over.
+    public private(set) var otherTenantLines = 0
 
     public init(_ source: Source) { self.source = source }
 
@@ -100,7 +105,19 @@ public struct JournalFileReader<Source: JournalSource> {
             var content = bytes[...]
             if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
             if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            return Self.classify(Array(content), line: lineNumber, terminated: terminated)
+            let line = Self.classify(Array(content), line: lineNumber, terminated: terminated)
+            if case .only(let name) = tenant {
+                switch line {
+                case .entry(let record, _, _) where record.tenant != name:
+                    otherTenantLines += 1
+                    continue
+                case .reset(let marker, _) where marker.tenant != name:
+                    otherTenantLines += 1
+                    continue
+                default: break
+                }
+            }
+            return line
         }
     }
 

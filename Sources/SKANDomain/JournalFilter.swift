@@ -16,6 +16,12 @@ public struct JournalFilter: Sendable, Equatable {
         }
     }
 
+    /// Whose entries: every tenant's, or one tenant's (nil: the default tenant's).
+    public enum TenantScope: Sendable, Equatable {
+        case all
+        case only(String?)
+    }
+
     public var endpoint: SKANEndpoint?
     public var device: String?
     public var event: String?
@@ -26,11 +32,14 @@ public struct JournalFilter: Sendable, Equatable {
     /// At most this many entries. With `sinceId`, the oldest matches after it (for polling: pass the
     /// last id seen); without it, the newest matches (like a tail). Either way, in ascending id order.
     public var limit: Int?
+    /// Every tenant's entries unless an admin route narrows it to its own tenant's.
+    public var tenant: TenantScope = .all
 
     public init(
         endpoint: SKANEndpoint? = nil, device: String? = nil, event: String? = nil, window: WindowMatch? = nil,
-        hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil
+        hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil, tenant: TenantScope = .all
     ) {
+        self.tenant = tenant
         self.endpoint = endpoint
         self.device = device
         self.event = event
@@ -46,6 +55,7 @@ public struct JournalFilter: Sendable, Equatable {
         if let device, e.device != device { return false }
         if let event, e.event != event { return false }
         if let hasIssues, e.hasIssues != hasIssues { return false }
+        if case .only(let name) = tenant, e.tenant != name { return false }
         switch window {
         case nil: break
         case .none?: if e.window != nil { return false }

@@ -10,6 +10,8 @@
 /// JSON path), and a member that is missing reads as nil, as in lines older versions wrote.
 public struct JournalRecord: Sendable {
     public var id: Int64
+    /// The tenant whose request it was (`/t/NAME`); nil for the default tenant.
+    public var tenant: String?
     /// Milliseconds since 1970, on the server's clock (time travel included).
     public var time: Int64?
     public var method: String
@@ -139,6 +141,7 @@ extension JournalRecord {
     /// The names of the journal's members (SPEC 2), for the writer and the reader alike.
     public enum Field {
         public static let id = "id"
+        public static let tenant = "tenant"
         public static let time = "time"
         public static let method = "method"
         public static let path = "path"
@@ -205,6 +208,7 @@ extension JournalRecord {
             throw JSONProblem(path: "$.id", reason: "expected an integer, found \(idValue.typeName)")
         }
         self.init(id: id)
+        tenant = try Self.string(json, F.tenant, "$")
         if let text = try Self.string(json, F.time, "$") {
             guard let time = RFC3339.parse(text) else {
                 throw JSONProblem(path: "$.time", reason: "not an RFC 3339 time: \(text)")

@@ -5,16 +5,23 @@
 /// written out of id order. Readers of the file that count entries (report, record, compare)
 /// skip it.
 ///
+/// A named tenant's marker says so, and clears that tenant's entries and devices only; a marker
+/// without one is the default tenant's (as every marker written before tenants).
+///
 ///     {"type":"reset","through":41,"devices":true}
+///     {"type":"reset","through":57,"devices":true,"tenant":"test-7"}
 public struct JournalResetMarker: Sendable, Equatable {
     /// The last id cleared.
     public var through: Int64
     /// True for a reset (devices forgotten too), false for a journal-only clear.
     public var devices: Bool
+    /// The tenant reset; nil for the default tenant.
+    public var tenant: String?
 
-    public init(through: Int64, devices: Bool) {
+    public init(through: Int64, devices: Bool, tenant: String? = nil) {
         self.through = through
         self.devices = devices
+        self.tenant = tenant
     }
 
     /// The marker on a parsed line, or nil when the line is something else.
@@ -22,6 +29,7 @@ public struct JournalResetMarker: Sendable, Equatable {
         guard json["type"]?.stringValue == "reset", let through = json["through"]?.intValue else { return nil }
         self.through = through
         devices = json["devices"] == .bool(true)
+        tenant = json[JournalRecord.Field.tenant]?.stringValue
     }
 
     /// Whether a parsed line is a reset marker (for readers that skip it).
@@ -31,6 +39,16 @@ public struct JournalResetMarker: Sendable, Equatable {
 
     /// The JSON Lines record, newline included.
     public var line: [UInt8] {
-        Array(#"{"type":"reset","through":\#(through),"devices":\#(devices)}"#.utf8) + [UInt8(ascii: "\n")]
+        var w = JSONWriter(capacity: 64 + (tenant?.utf8.count ?? 0))
+        w.raw(#"{"type":"reset","through":"#)
+        w.write(through)
+        w.raw(#","devices":"#)
+        w.write(devices)
+        if let tenant {
+            w.raw(#","tenant":"#)
+            w.write(tenant)
+        }
+        w.raw("}\n")
+        return w.bytes
     }
 }

@@ -17,6 +17,9 @@
 /// the devices, rebuild none. A line that is not an entry is skipped with its number and reason,
 /// never the lines after it; the entries on both sides of it are kept, and listed with a gap.
 ///
+/// Tenants: each line is answered again by its tenant's service (`tenants`), and a reset marker
+/// forgets only its own tenant's entries and devices.
+///
 /// Memory: the journal's capacity (entries and bytes), the reorder window and the devices (at most
 /// the service's capacity), whatever the file's size.
 public struct JournalRestorer {
@@ -26,6 +29,10 @@ public struct JournalRestorer {
     public static let namedSkips = 10
 
     private let service: ConversionService
+    /// A named tenant's service, made on first use; nil when there is none to give.
+    private let tenants: (String) -> ConversionService?
+    /// The named tenants' services met so far.
+    private var tenantServices: [String: ConversionService] = [:]
     private let capacity: Int
     private let capacityBytes: Int
     private let source: String
@@ -48,23 +55,31 @@ public struct JournalRestorer {
     private var keptBytes = 0
     /// The last id answered; an entry at or below it is late or starts a new run.
     private var lastReleased: Int64 = 0
-    /// Ids at or below these were cleared from the listing / forgotten with the devices.
-    private var clearedThrough: Int64 = 0
-    private var forgottenThrough: Int64 = 0
+    /// Per tenant (nil: the default one), ids at or below these were cleared from the listing /
+    /// forgotten with the devices.
+    private var clearedThrough: [String?: Int64] = [:]
+    private var forgottenThrough: [String?: Int64] = [:]
     private var skipped = 0
 
     /// Lines for standard error: lines skipped, earlier runs ignored, lines far out of order.
     public private(set) var notes: [String] = []
-    /// The time-travel offset in force when the last entry was written.
+    /// The time-travel offset in force when the default tenant's last entry was written.
     public private(set) var clockOffsetSeconds: Int64?
+    /// The same for each named tenant.
+    public private(set) var tenantClockOffsets: [String: Int64] = [:]
     /// Requests answered again for the devices' state.
     public private(set) var answered = 0
     /// Entries read (the last run's and earlier ones).
     public private(set) var entriesRead = 0
 
-    /// `source` names the file in notes.
-    public init(into service: ConversionService, journalCapacity: Int, journalBytes: Int, source: String) {
+    /// `source` names the file in notes; `tenants` gives a named tenant's service (the default's
+    /// is `service`), nil to answer none of its lines again.
+    public init(
+        into service: ConversionService, tenants: @escaping (String) -> ConversionService? = { _ in nil },
+        journalCapacity: Int, journalBytes: Int, source: String
+    ) {
         self.service = service
+        self.tenants = tenants
         capacity = max(1, journalCapacity)
         capacityBytes = max(1, journalBytes)
         self.source = source
@@ -85,11 +100,12 @@ public struct JournalRestorer {
             if pendingCount > Self.reorderWindow { releaseOldest() }
         case .reset(let marker, _):
             while pendingCount > 0 && pending[pendingStart].record.id <= marker.through { releaseOldest() }
-            clearedThrough = max(clearedThrough, marker.through)
-            while keptStart < kept.count && kept[keptStart].id <= marker.through { dropOldestKept() }
+            let tenant = marker.tenant
+            clearedThrough[tenant] = max(clearedThrough[tenant] ?? 0, marker.through)
+            forget(tenant, through: marker.through)
             if marker.devices {
-                forgottenThrough = max(forgottenThrough, marker.through)
-                service.resetDevices()
+                forgottenThrough[tenant] = max(forgottenThrough[tenant] ?? 0, marker.through)
+                self.service(for: tenant)?.resetDevices()
             }
         case .skipped(let failure):
             skipped += 1
@@ -121,10 +137,30 @@ public struct JournalRestorer {
         keptStart = 0
         keptBytes = 0
         lastReleased = 0
-        clearedThrough = 0
-        forgottenThrough = 0
+        clearedThrough = [:]
+        forgottenThrough = [:]
         clockOffsetSeconds = nil
+        tenantClockOffsets = [:]
         service.resetDevices()
+        for tenant in tenantServices.values { tenant.resetDevices() }
+    }
+
+    /// The service that answers `tenant`'s lines again (nil: the default tenant's).
+    private mutating func service(for tenant: String?) -> ConversionService? {
+        guard let tenant else { return service }
+        if let known = tenantServices[tenant] { return known }
+        let made = tenants(tenant)
+        if let made { tenantServices[tenant] = made }
+        return made
+    }
+
+    /// Drops the kept entries of `tenant` up to `through`; the other tenants' stay.
+    private mutating func forget(_ tenant: String?, through: Int64) {
+        let remaining = kept[keptStart...].filter { !($0.tenant == tenant && $0.id <= through) }
+        guard remaining.count != kept.count - keptStart else { return }
+        kept = remaining
+        keptStart = 0
+        keptBytes = kept.reduce(0) { $0 + $1.line.count }
     }
 
     /// Where an entry with `id` goes in `pending` (the first with an id not below it).
@@ -157,9 +193,16 @@ public struct JournalRestorer {
             )
         }
         lastReleased = max(lastReleased, id)
-        clockOffsetSeconds = record.clockOffsetSeconds
-        if id > forgottenThrough, service.answerAgain(record) != nil { answered += 1 }
-        guard id > clearedThrough else { return }
+        let tenant = record.tenant
+        if let tenant {
+            if let offset = record.clockOffsetSeconds { tenantClockOffsets[tenant] = offset }
+        } else {
+            clockOffsetSeconds = record.clockOffsetSeconds
+        }
+        if id > forgottenThrough[tenant] ?? 0, let service = service(for: tenant), service.answerAgain(record) != nil {
+            answered += 1
+        }
+        guard id > clearedThrough[tenant] ?? 0 else { return }
         keep(JournalEntry.restored(record, bytes: bytes))
     }
 

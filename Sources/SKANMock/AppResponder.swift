@@ -1,23 +1,51 @@
 import HTTPCore
+import SKANDomain
 
-/// The server's first decision: the admin side (the admin API under `/__admin`, the console, the
-/// phone set-up) goes to the `AdminRouteGroup`, which applies the guard and the token to each of
-/// its routes; the postback paths Apple posts to, to the `PostbackReceiver`; everything else to
-/// Singular's side, which journals whatever it gets.
+/// The server's first decision: a path under `/t/NAME` is the tenant NAME's (made on first use),
+/// read by it without the prefix; any other path is the default tenant's. Each tenant's side
+/// (`TenantSite`) then sends it to its admin routes, its postback receiver or its Singular side.
 struct AppResponder: HTTPResponder {
-    let admin: AdminRouteGroup
-    let singular: SingularEndpoints
-    let postbacks: PostbackReceiver
+    let site: TenantSite
+    let tenants: TenantRegistry
+
+    static let tenantPrefix = "/t/"
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
         let path = request.path  // found once: each `path` searches the target for its `?`
-        if Self.isAdmin(path) {
-            admin.respond(to: request, writer: writer)
-        } else if let framework = PostbackReceiver.framework(at: path) {
-            postbacks.respond(to: request, framework: framework, writer: writer)
+        // Compared as bytes: the default tenant's paths differ at the second or third byte.
+        if path.utf8.starts(with: Self.tenantPrefix.utf8) {
+            respondForTenant(request, path, writer)
         } else {
-            singular.handle(request, writer)
+            site.respond(to: request, path: path, writer: writer)
         }
+    }
+
+    /// `/t/NAME[/rest]` sent to tenant NAME as `/rest` (`/` when there is none), the query kept;
+    /// a name against the rule is refused with a 400 that states it.
+    private func respondForTenant(_ request: HTTPRequest, _ path: Substring, _ writer: HTTPResponseWriter) {
+        let prefix: TenantPrefix
+        switch TenantPrefix.read(path) {
+        case .success(let parsed): prefix = parsed
+        case .failure(let refusal):
+            writer.send(.jsonError("\(refusal.rawValue) \(path): \(TenantName.rule)", status: .badRequest))
+            return
+        }
+        var inner = request
+        inner.target = prefix.innerTarget(request.target)
+        tenants.site(prefix.name).respond(to: inner, path: inner.path, writer: writer)
+    }
+
+    /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the
+    /// tenant whose path it was (one that does not exist yet is not made for it).
+    func journal(_ refusal: HTTPRefusal) {
+        let path = refusal.path
+        guard path.utf8.starts(with: Self.tenantPrefix.utf8) else { return site.singular.journal(refusal) }
+        guard case .success(let prefix) = TenantPrefix.read(path), let tenant = tenants.existing(prefix.name) else {
+            return
+        }
+        var inner = refusal
+        inner.target = prefix.innerTarget(refusal.target)
+        tenant.singular.journal(inner)
     }
 
     /// The admin side: the admin API and the console, which are never journaled.

@@ -16,6 +16,13 @@ info:
     Not described here, because OpenAPI cannot describe them usefully: the live feed
     `GET /__admin/events` (Server-Sent Events of journal entries, same filters as /__admin/requests
     plus `token`) and the QA console's pages under `/__admin/ui`; see the README.
+
+    Tenants: every path here (but `/__admin/tenants` and `/__admin/tenants/{name}`), and every
+    Singular endpoint, route alias and postback path, is also served under the prefix `/t/{name}`
+    (e.g. `/t/test-7/__admin/requests`) for tenant `{name}`: its own devices, journal view, model,
+    faults, clock offset and reset, behind the same token. A name is a letter or digit followed by
+    up to 63 letters, digits, `.`, `_` or `-` (400 otherwise, with the rule as the reason); a tenant
+    is made by its first request. The unprefixed paths are the default tenant.
 servers:
   - url: http://127.0.0.1:8080
 security:
@@ -579,6 +586,49 @@ paths:
         '200': {$ref: '#/components/responses/PostbackReceived'}
         '400': {$ref: '#/components/responses/BadRequest'}
         '405': {description: Not POST.}
+  /__admin/tenants:
+    get:
+      operationId: listTenants
+      summary: The named tenants (/t/{name}), most recently used first; at the root only.
+      responses:
+        '200':
+          description: The tenants and their bound (--max-tenants).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [tenants, count, max]
+                properties:
+                  tenants:
+                    type: array
+                    items:
+                      type: object
+                      required: [name, devices, requests, model, clock_offset_s, faults, last_request]
+                      properties:
+                        name: {type: string}
+                        devices: {type: integer, minimum: 0}
+                        requests: {type: integer, minimum: 0, description: 'Its entries in the in-memory journal.'}
+                        model: {type: string, description: 'The name of its model.'}
+                        clock_offset_s: {type: integer}
+                        faults: {type: array, items: {type: object}, description: 'Its faults in force, as GET /__admin/faults lists them.'}
+                        last_request: {type: [string, 'null'], format: date-time}
+                  count: {type: integer, minimum: 0}
+                  max: {type: integer, minimum: 1}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/tenants/{name}:
+    delete:
+      operationId: dropTenant
+      summary: Drop a tenant (its devices, journal entries and settings); its next request starts it afresh. At the root only.
+      parameters:
+        - name: name
+          in: path
+          required: true
+          schema: {type: string, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'}
+      responses:
+        '200': {$ref: '#/components/responses/Ok'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
   /__admin/openapi.yaml:
     get:
       operationId: openapi
@@ -729,6 +779,14 @@ components:
                 waiting: {type: integer, minimum: 0}
                 lost: {type: integer, minimum: 0}
         devices: {type: integer, minimum: 0}
+        tenant: {type: string, description: 'Under /t/{name}: the tenant''s name.'}
+        tenants:
+          type: object
+          description: 'At the root: the named tenants in use, and their bound (--max-tenants).'
+          required: [count, max]
+          properties:
+            count: {type: integer, minimum: 0}
+            max: {type: integer, minimum: 1}
     Finding:
       type: object
       required: [param, code, message]

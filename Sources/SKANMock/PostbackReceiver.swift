@@ -67,7 +67,7 @@ struct PostbackReceiver: Sendable {
                 extra: [
                     JournalRecord.tlsMember(request.tlsVersion),
                     JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: request.body.count)
-                ])
+                ], tenant: context.tenant.name)
             context.metrics.record(
                 endpoint: .postback, status: 200, findings: findings, durationMicros: 0, fault: nil)
             context.receivedPostbacks.add(
@@ -89,7 +89,7 @@ struct PostbackReceiver: Sendable {
         outcome.device = device
         context.journal.record(
             request: request, outcome: outcome, status: response.status.code, body: response.body,
-            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)])
+            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)], tenant: context.tenant.name)
         context.metrics.record(
             endpoint: .postback, status: response.status.code, findings: [finding], durationMicros: 0, fault: nil)
     }

@@ -29,7 +29,7 @@ struct PostbackRoute: Sendable {
         var developer: DeveloperModeWindows?
         if options.developerMode {
             var windows = DeveloperModeWindows()
-            let entries = context.journal.query(JournalFilter(endpoint: .skan4, device: id)).entries
+            let entries = context.journal.query(context.scoped(JournalFilter(endpoint: .skan4, device: id))).entries
             for record in entries.compactMap(\.record) { windows.add(record) }
             // A journal emptied since: the windows still begin at the device's first call.
             if windows.state.firstCallSeconds == nil { windows.begin(at: device.skan4.firstCallSeconds) }

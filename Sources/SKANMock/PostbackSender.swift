@@ -156,8 +156,10 @@ struct PostbackSender: Sendable {
         outcome.device = device
         context.journal.record(
             request: request, outcome: outcome, status: status, body: answer, durationMicros: 0,
-            extra: [JSONMember("sent", .object([JSONMember("window", .string(window)), JSONMember("postback", apple)]))]
-        )
+            extra: [
+                JSONMember("sent", .object([JSONMember("window", .string(window)), JSONMember("postback", apple)]))
+            ],
+            tenant: context.tenant.name)
         return result
     }
 }

@@ -145,6 +145,10 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         if AppResponder.isAdmin(Substring(path)) {
             return "\(path) is the console's own page, which keeps answering as itself; pick another path"
         }
+        if path.hasPrefix(AppResponder.tenantPrefix) {
+            return
+                "\(path) is under /t/, the tenants' prefix (every alias is served under /t/NAME too), which no alias may take; pick another path"
+        }
         if let scalar = path.unicodeScalars.first(where: { !Self.sentAsIs($0) && $0 != "%" }) {
             let shown = scalar == " " ? "a space" : "\"\(scalar)\""
             return

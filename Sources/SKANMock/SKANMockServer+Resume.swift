@@ -10,8 +10,10 @@ extension SKANMockServer {
     /// state and the journal, and leaves the file ready for new lines: a whole last entry without
     /// its newline gets one, a line cut short by a kill is cut off. Returns the lines for standard
     /// error. Progress goes to standard error every `resumeProgressBytes` of a long file.
+    /// Each named tenant's lines go to that tenant, made as a request to it would make it.
     static func resume(
-        from path: String, into service: ConversionService, journal: Journal, clock: OffsetClock
+        from path: String, into service: ConversionService, tenants: TenantRegistry, journal: Journal,
+        clock: OffsetClock
     ) throws(StartupError) -> [String] {
         guard System.fileExists(path) else { return [] }
         var reader: JournalFileReader<JournalFile>
@@ -24,7 +26,8 @@ extension SKANMockServer {
             throw StartupError(.journal, "--resume: cannot read \(error.description)")
         }
         var restorer = JournalRestorer(
-            into: service, journalCapacity: journal.capacity, journalBytes: journal.capacityBytes, source: path)
+            into: service, tenants: { tenants.site($0, request: false).tenant.service },
+            journalCapacity: journal.capacity, journalBytes: journal.capacityBytes, source: path)
         var nextProgress = resumeProgressBytes
         var lastLine: JournalLine?
         do {
@@ -54,6 +57,9 @@ extension SKANMockServer {
         let entries = restorer.finish()
         journal.restore(entries)
         if let offset = restorer.clockOffsetSeconds { clock.setOffset(seconds: offset) }
+        for (name, offset) in restorer.tenantClockOffsets {
+            tenants.existing(name)?.tenant.clock.setOffset(seconds: offset)
+        }
         return restorer.notes + [
             "skan-mock: resumed \(Counted.text(entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(restorer.answered, "request")) answered again for the devices' state, \(Counted.text(service.deviceCount, "device")))"
         ]

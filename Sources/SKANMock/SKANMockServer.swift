@@ -24,6 +24,8 @@ public final class SKANMockServer: Sendable {
     /// Shadow mode's entries waiting for the upstream (for tests).
     var upstreamArrivals: ArrivalOrder? { upstream?.arrivals }
     private let delays: PendingDelays
+    /// The named tenants (`/t/NAME`).
+    let tenants: TenantRegistry
     /// What answers every request, sockets aside: tests drive routes through it in process.
     let responder: any HTTPResponder
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
@@ -87,30 +89,18 @@ public final class SKANMockServer: Sendable {
         journal = Journal(
             capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
-        var resumeNotes: [String] = []
-        // The configuration stage made sure that --resume has a --log file.
-        if options.resume, let path = options.logPath, path != "-" {
-            do {
-                resumeNotes = try Self.resume(from: path, into: service, journal: journal, clock: self.clock)
-            } catch {
-                upstream?.stop()
-                throw error
-            }
-        }
-        var context = AppContext(
-            service: service, journal: journal, faults: faults, clock: self.clock, metrics: ServerMetrics(),
-            modelStatus: modelStatus, startedAt: MonotonicClock.microseconds(),
-            bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
-            ports: ports,
-            startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds)
-        )
-        context.upstream = upstream
-        context.replay = replay
-        context.journalFile = sink
-        context.delays = PendingDelays(timer: edges.delayTimer)
-        if let https { context.postbackSigning = https.postbackSigning }
-        context.postbackVerifier = PostbackVerifier.server(local: https?.postbackKey)
-        delays = context.delays
+        let delays = PendingDelays(timer: edges.delayTimer)
+        let components = ServerComponents(
+            journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
+            startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
+            ports: ports, startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds),
+            upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
+            journalFile: sink, delays: delays,
+            postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
+            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey))
+        let context = AppContext(
+            server: components, tenant: Tenant(name: nil, service: service, faults: faults, clock: self.clock))
+        self.delays = delays
         var limits = options.limits
         let budget = DescriptorBudget.fit(
             maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
@@ -124,10 +114,33 @@ public final class SKANMockServer: Sendable {
             hosts: AdminHostCheck(
                 listenHost: options.host, allowedHosts: options.allowedHosts,
                 tlsNames: options.https?.extraNames ?? []))
-        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
-        admin.register(
-            AdminRouteGroup.collections(
-                context, phone: PhoneRoutes(https: https, ports: ports, listeningHost: options.host)))
+        let phone = PhoneRoutes(https: https, ports: ports, listeningHost: options.host)
+        let routes = SingularRoutes(aliases: options.routes)
+        let builder = TenantSiteBuilder(guardian: guardian, token: options.adminToken, phone: phone, routes: routes)
+        // A named tenant starts with the server's model as it is now, the start-up clock offset
+        // and no device; one dropped leaves nothing behind, in the journal's view either.
+        let defaultService = service
+        let tenants = TenantRegistry(
+            capacity: options.maxTenants, clock: clock,
+            make: { name in
+                let tenant = Tenant.fresh(
+                    named: name, model: defaultService.model, baseClock: clock, options: options)
+                return builder.site(AppContext(server: components, tenant: tenant))
+            },
+            dropped: { [journal] site in journal.clear(devices: true, tenant: site.tenant.name) })
+        self.tenants = tenants
+        var resumeNotes: [String] = []
+        // The configuration stage made sure that --resume has a --log file.
+        if options.resume, let path = options.logPath, path != "-" {
+            do {
+                resumeNotes = try Self.resume(
+                    from: path, into: service, tenants: tenants, journal: journal, clock: self.clock)
+            } catch {
+                upstream?.stop()
+                throw error
+            }
+        }
+        let site = builder.site(context, tenants: tenants)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resumeNotes
         if let replay {
@@ -137,13 +150,12 @@ public final class SKANMockServer: Sendable {
         }
         notices += https?.notes ?? []
         self.notices = notices
-        let singular = SingularEndpoints(context: context, routes: SingularRoutes(aliases: options.routes))
-        let responder = AppResponder(admin: admin, singular: singular, postbacks: PostbackReceiver(context: context))
+        let responder = AppResponder(site: site, tenants: tenants)
         self.responder = responder
         var plain = HTTPServer.Configuration(
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
-        plain.refusalObserver = { singular.journal($0) }
+        plain.refusalObserver = { responder.journal($0) }
         plain.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
             metrics.recordUnserved(reason: reason)
             if isNew {
@@ -157,7 +169,7 @@ public final class SKANMockServer: Sendable {
             var secure = HTTPServer.Configuration(
                 host: options.host, port: httpsOptions.port, limits: limits,
                 errorRenderer: .singular, security: https.security)
-            secure.refusalObserver = { singular.journal($0) }
+            secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
             secure.setupFailureObserver = { [metrics = context.metrics] reason, isNew in

@@ -16,6 +16,9 @@ public struct ServerOptions: Sendable {
     /// The most bytes of journal lines kept in memory (`--journal-bytes`); the oldest go first.
     public var journalBytes = 64 << 20
     public var deviceCapacity = 100_000
+    /// The most named tenants (`/t/NAME`) kept at once (`--max-tenants`); past it, the least
+    /// recently used is dropped.
+    public var maxTenants = 64
     /// The most bytes of device state kept (estimated: ids, event names, a share per device); the
     /// least recently seen devices go first. No option: a limit against hostile ids and names.
     public var deviceBytes = DeviceStateStore.defaultMaxBytes

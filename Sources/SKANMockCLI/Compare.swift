@@ -26,8 +26,12 @@ struct Compare: ParsableCommand {
     @Flag(help: "Exit 1 when any answer differed from the upstream's or got none, or when nothing was compared.")
     var failOnDifferences = false
 
+    @Option(
+        help: ArgumentHelp("Read this tenant's lines (/t/NAME); without it, the default tenant's.", valueName: "name"))
+    var tenant: String?
+
     func run() throws {
-        let report = try JournalInput.read(journal, for: "compare") { try UpstreamReport.read(&$0) }
+        let report = try JournalInput.read(journal, for: "compare", tenant: tenant) { try UpstreamReport.read(&$0) }
         StandardStreams.output(json ? report.json.description : report.text)
         guard failOnDifferences else { return }
         // A check that compared nothing proved nothing: CI that runs it against the wrong journal

@@ -34,12 +34,16 @@ struct Record: ParsableCommand {
     @Flag(help: "Replace --out even when it is not a replay file (never the journal itself).")
     var force = false
 
+    @Option(
+        help: ArgumentHelp("Read this tenant's lines (/t/NAME); without it, the default tenant's.", valueName: "name"))
+    var tenant: String?
+
     func run() throws {
         if let refusal = ReplayDestination.refusal(out: out, journal: journal, force: force) {
             StandardStreams.error("skan-mock record: \(refusal)")
             throw ExitCode(2)
         }
-        let recording = try JournalInput.read(journal, for: "record") {
+        let recording = try JournalInput.read(journal, for: "record", tenant: tenant) {
             try ReplayRecording(reading: &$0, source: journal)
         }
         do {

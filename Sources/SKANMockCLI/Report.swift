@@ -30,6 +30,10 @@ struct Report: ParsableCommand {
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
     var json = false
 
+    @Option(
+        help: ArgumentHelp("Read this tenant's lines (/t/NAME); without it, the default tenant's.", valueName: "name"))
+    var tenant: String?
+
     @Flag(
         help:
             "Exit 1 when there is any finding, postback value the model never gives, received postback that fails, or unreadable line."
@@ -96,7 +100,7 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        var report = try JournalInput.read(journal, for: "report") {
+        var report = try JournalInput.read(journal, for: "report", tenant: tenant) {
             try JournalReport.read(
                 &$0, model: loaded, postbackDevice: postbackDevice, developerMode: postbackOptions.developerMode)
         }
@@ -108,7 +112,9 @@ struct Report: ParsableCommand {
         StandardStreams.output(json ? report.json.description : report.text)
         if let junit {
             do {
-                try FileBytes.write(Array(JUnitReport.xml(report).utf8), to: junit)
+                // A tenant's suite is named for it, so CI jobs' files merged side by side stay apart.
+                let suite = tenant.map { "skan-mock.\($0)" } ?? "skan-mock"
+                try FileBytes.write(Array(JUnitReport.xml(report, suiteName: suite).utf8), to: junit)
             } catch {
                 StandardStreams.error("skan-mock report: cannot write JUnit report \(error.description)")
                 throw ExitCode(2)

@@ -65,6 +65,13 @@ struct Serve: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
+            "Named tenants (/t/NAME) kept at once; the least recently used is dropped. [env: SKAN_MOCK_MAX_TENANTS, default: 64]",
+            valueName: "n"))
+    var maxTenants: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
             "Open connections per port beyond which new ones get 503; the open-file limit is raised to fit them. [env: SKAN_MOCK_MAX_CONNECTIONS, default: 1024]",
             valueName: "n"))
     var maxConnections: Int?
@@ -271,6 +278,9 @@ struct Serve: ParsableCommand {
             try environment.integer(
                 deviceCapacity, "--device-capacity", "SKAN_MOCK_DEVICE_CAPACITY", in: 1...Int.max, positive)
             ?? options.deviceCapacity
+        options.maxTenants =
+            try environment.integer(maxTenants, "--max-tenants", "SKAN_MOCK_MAX_TENANTS", in: 1...Int.max, positive)
+            ?? options.maxTenants
         options.limits.maxConnections =
             try environment.integer(
                 maxConnections, "--max-connections", "SKAN_MOCK_MAX_CONNECTIONS", in: 1...Int.max, positive)

@@ -18,7 +18,7 @@ import Foundation
 public struct SKANMockClient: Sendable {
     public let baseURL: URL
     public let adminToken: String?
-    private let session: URLSession
+    let session: URLSession
 
     /// `adminToken` is the server's `--admin-token`, sent as `Authorization: Bearer`; nil or empty
     /// sends none.
@@ -241,7 +241,7 @@ public struct SKANMockClient: Sendable {
         }
     }
 
-    private func call(
+    func call(
         _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
         timeout: TimeInterval = 30
     ) async throws -> Data {

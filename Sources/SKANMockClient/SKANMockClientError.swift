@@ -6,12 +6,18 @@ public enum SKANMockClientError: Error, Sendable, CustomStringConvertible {
     case unreadableAnswer(String)
     /// Not an HTTP answer at all (connection refused, timeout).
     case transport(String)
+    /// A tenant name against the server's rule (a letter or digit, then up to 63 letters, digits,
+    /// `.`, `_` or `-`).
+    case badTenantName(String)
 
     public var description: String {
         switch self {
         case .unexpectedStatus(let status, let body): return "skan-mock answered HTTP \(status): \(body)"
         case .unreadableAnswer(let reason): return "skan-mock's answer could not be read: \(reason)"
         case .transport(let reason): return "skan-mock could not be reached: \(reason)"
+        case .badTenantName(let name):
+            return
+                "bad tenant name \(name): a tenant name is a letter or digit followed by up to 63 letters, digits, '.', '_' or '-'"
         }
     }
 }

@@ -96,4 +96,35 @@ import Testing
             _ = try reader.next()
         }
     }
+
+    /// `report`, `record` and `compare --tenant`: one tenant's entries and markers, the others'
+    /// counted.
+    @Test func oneTenantsLinesAreHandedBack() throws {
+        let text = """
+            {"id":1,"tenant":"a"}
+            {"id":2}
+            {"type":"reset","through":2,"devices":true,"tenant":"a"}
+            {"type":"reset","through":2,"devices":true}
+            {"id":3,"tenant":"b"}
+            {"id":4,"tenant":"a"}
+
+            """
+        for (scope, expected, others) in [
+            (JournalFilter.TenantScope.only("a"), [1, -2, 4] as [Int64], 3), (.only(nil), [2, -2], 4),
+            (.all, [1, 2, -2, -2, 3, 4], 0)
+        ] {
+            var reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: 7))
+            reader.tenant = scope
+            var ids: [Int64] = []
+            while let line = try reader.next() {
+                switch line {
+                case .entry(let record, _, _): ids.append(record.id)
+                case .reset(let marker, _): ids.append(-marker.through)
+                case .skipped: ids.append(0)
+                }
+            }
+            #expect(ids == expected)
+            #expect(reader.otherTenantLines == others)
+        }
+    }
 }

@@ -6,7 +6,9 @@ import Testing
 /// line was skipped), runs and reset markers honoured, within the journal's capacity.
 @Suite struct JournalRestorerTests {
     /// A journal line of a SKAN 4 request by `device` at T0 + `id` seconds, answered `value`.
-    private func line(_ id: Int64, device: String = "R", value: Int = 0, fault: String? = nil) -> String {
+    private func line(
+        _ id: Int64, device: String = "R", value: Int = 0, fault: String? = nil, tenant: String? = nil
+    ) -> String {
         let time = RFC3339.format(milliseconds: (T0 + id) * 1000)
         let params = skan4Params(device: device).map { #""\#($0.0)":\#(JSONValue.string($0.1))"# }.joined(
             separator: ",")
@@ -15,7 +17,7 @@ import Testing
         )
         let faultMember = fault.map { #","fault":{"type":"\#($0)"}"# } ?? ""
         return
-            #"{"id":\#(id),"time":"\#(time)","method":"GET","path":"/api/v2/conversion_value","endpoint":"skan4","remote":"","device":"\#(device)","event":"__SESSION__","params":{\#(params)},"window":"p0","issues":[],"response":{"status":200,"body":\#(body)},"duration_us":1,"clock_offset_s":\#(id * 10)\#(faultMember)}"#
+            #"{"id":\#(id)\#(tenant.map { #","tenant":"\#($0)""# } ?? ""),"time":"\#(time)","method":"GET","path":"/api/v2/conversion_value","endpoint":"skan4","remote":"","device":"\#(device)","event":"__SESSION__","params":{\#(params)},"window":"p0","issues":[],"response":{"status":200,"body":\#(body)},"duration_us":1,"clock_offset_s":\#(id * 10)\#(faultMember)}"#
     }
 
     private func restore(_ lines: [String], capacity: Int = 100) -> (JournalRestorer, [JournalEntry], ConversionService)
@@ -99,5 +101,30 @@ import Testing
         #expect(journal.size == 2)
         #expect(journal.lowWatermark == 1)
         #expect(journal.dropped == 1)
+    }
+
+    @Test func eachTenantIsRestoredApartAndAMarkerTouchesItsOwnOnly() {
+        let (service, _) = makeService()
+        var made: [String: ConversionService] = [:]
+        var restorer = JournalRestorer(
+            into: service,
+            tenants: { name in
+                if made[name] == nil { made[name] = makeService().0 }
+                return made[name]
+            }, journalCapacity: 100, journalBytes: 1 << 20, source: "j.jsonl")
+        let lines = [
+            line(1, device: "D", tenant: "a"), line(2, device: "D", tenant: "b"), line(3, device: "D"),
+            #"{"type":"reset","through":3,"devices":true,"tenant":"a"}"#, line(4, device: "E", tenant: "a")
+        ]
+        var reader = JournalFileReader(InMemoryJournalSource(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        while let next = try? reader.next() { restorer.add(next) }
+        let entries = restorer.finish()
+        #expect(entries.map(\.id) == [2, 3, 4])
+        #expect(entries.map(\.tenant) == ["b", nil, "a"])
+        #expect(made["a"]?.device("D") == nil && made["a"]?.device("E") != nil)
+        #expect(made["b"]?.device("D") != nil)
+        #expect(service.device("D") != nil && service.device("E") == nil)
+        #expect(restorer.clockOffsetSeconds == 30)
+        #expect(restorer.tenantClockOffsets == ["a": 40, "b": 20])
     }
 }

@@ -123,6 +123,30 @@ import Testing
         #expect(journal.query().entries.map(\.id) == [6])
     }
 
+    /// One tenant's clear leaves empty slots where its entries were: the others' stay in place,
+    /// with their ids, and the ring goes on making room past the holes.
+    @Test func aTenantsClearLeavesTheOthersEntries() {
+        let (service, _) = makeService()
+        let journal = Journal(capacity: 4, clock: ManualClock(seconds: T0))
+        for tenant in ["a", nil, "a", "b"] as [String?] {
+            let req = request(.skan3, skan3Params())
+            let o = service.handle(.skan3, req)
+            journal.record(request: req, outcome: o, status: 200, body: [], durationMicros: 1, tenant: tenant)
+        }
+        journal.clear(devices: true, tenant: "a")
+        #expect(journal.query().entries.map(\.id) == [2, 4])
+        #expect(journal.size == 2)
+        #expect(journal.query(JournalFilter(tenant: .only(nil))).entries.map(\.id) == [2])
+        #expect(journal.count(JournalFilter(tenant: .only("b"))) == 1)
+        for _ in 0..<3 { record(journal, service, .skan3, skan3Params()) }
+        #expect(journal.query().entries.map(\.id) == [4, 5, 6, 7])
+        #expect(journal.dropped == 1)
+        // The last tenant with entries: emptied whole, as before tenants.
+        journal.clear(tenant: "b")
+        journal.clear()
+        #expect(journal.size == 0 && journal.dropped == 0 && journal.bytes == 0)
+    }
+
     @Test func filters() {
         let (service, clock) = makeService()
         let journal = Journal(clock: ManualClock(seconds: T0))

@@ -91,15 +91,20 @@ struct AdminRouteGroup: HTTPResponder {
         return pages.contains { bytes.elementsEqual($0.utf8) }
     }
 
-    /// The admin API's collections, in the order the README lists them, then the console's.
-    static func collections(_ context: AppContext, phone: PhoneRoutes) -> [any AdminRouteCollection] {
+    /// The admin API's collections, in the order the README lists them, then the console's; with
+    /// `tenants` (the root's), the tenants' list too.
+    static func collections(_ context: AppContext, phone: PhoneRoutes, tenants: TenantRegistry? = nil)
+        -> [any AdminRouteCollection]
+    {
         [
-            HealthRoutes(context: context), JournalRoutes(context: context), ReportRoutes(context: context),
+            HealthRoutes(context: context, tenants: tenants), JournalRoutes(context: context),
+            ReportRoutes(context: context),
             DeviceRoutes(context: context), ReceivedPostbackRoutes(context: context), ModelRoutes(context: context),
             FaultRoutes(context: context),
-            ClockRoutes(context: context), ResetRoute(context: context), ConsoleRoutes(),
+            ClockRoutes(context: context), ResetRoute(context: context),
+            ConsoleRoutes(tenantPrefix: context.tenant.name.map { AppResponder.tenantPrefix + $0 } ?? ""),
             EventsRoute(context: context), phone
-        ]
+        ] + (tenants.map { [TenantRoutes(tenants: $0, journal: context.journal)] } ?? [])
     }
 }
 

@@ -4,6 +4,8 @@ import SKANDomain
 /// `GET /__admin/health`, `/__admin/metrics` and `/__admin/openapi.yaml`: how the server is.
 struct HealthRoutes: AdminRouteCollection {
     let context: AppContext
+    /// The root's: its health says how many named tenants there are, and their bound.
+    var tenants: TenantRegistry? = nil
 
     func register(on group: inout AdminRouteGroup) {
         group.on(.get, "/health") { _, _, writer in writer.send(health()) }
@@ -29,15 +31,20 @@ struct HealthRoutes: AdminRouteCollection {
         if let reloadError = context.modelStatus.reloadError {
             modelInfo.append(JSONMember("reload_error", .string(reloadError)))
         }
-        return AdminResponse.json([
-            "status": "ok",
-            "version": .string(SKANMockVersion.current),
-            "uptime_s": .int(uptimeSeconds),
-            "model": .object(modelInfo),
-            "clock_offset_s": .int(context.clock.offsetSeconds),
-            "journal": journalHealth,
-            "devices": .int(Int64(context.service.deviceCount))
-        ])
+        var members = [
+            JSONMember("status", "ok"), JSONMember("version", .string(SKANMockVersion.current)),
+            JSONMember("uptime_s", .int(uptimeSeconds)), JSONMember("model", .object(modelInfo)),
+            JSONMember("clock_offset_s", .int(context.clock.offsetSeconds)), JSONMember("journal", journalHealth),
+            JSONMember("devices", .int(Int64(context.service.deviceCount)))
+        ]
+        if let name = context.tenant.name { members.append(JSONMember("tenant", .string(name))) }
+        if let tenants {
+            members.append(
+                JSONMember(
+                    "tenants",
+                    ["count": .int(Int64(tenants.count)), "max": .int(Int64(tenants.capacity))]))
+        }
+        return AdminResponse.json(.object(members))
     }
 
     /// The in-memory journal, and with `--log` its file: `ok`, or `failing` since when, why, and

@@ -10,11 +10,13 @@ struct JournalRoutes: AdminRouteCollection {
     func register(on group: inout AdminRouteGroup) {
         let journal = context.journal
         group.on(.get, "/requests") { request, _, writer in
-            writer.send(AdminResponse.withFilter(request) { .json(journal.query($0).json()) })
+            writer.send(AdminResponse.withFilter(request) { .json(journal.query(context.scoped($0)).json()) })
         }
         group.on(.get, "/requests/count") { request, _, writer in
             writer.send(
-                AdminResponse.withFilter(request) { AdminResponse.json(["count": .int(Int64(journal.count($0)))]) })
+                AdminResponse.withFilter(request) {
+                    AdminResponse.json(["count": .int(Int64(journal.count(context.scoped($0))))])
+                })
         }
         group.on(.get, "/requests/mark") { _, _, writer in
             writer.send(AdminResponse.json(["last_id": .int(journal.lastId)]))
@@ -26,10 +28,10 @@ struct JournalRoutes: AdminRouteCollection {
         }
     }
 
-    /// Empties the journal and the model coverage counted with it; `devices` when a reset forgets
-    /// the devices too (the journal file's marker says so, for `--resume`).
+    /// Empties the tenant's journal and the model coverage counted with it; `devices` when a reset
+    /// forgets the devices too (the journal file's marker says so, for `--resume`).
     static func clear(_ context: AppContext, devices: Bool = false) {
-        context.journal.clear(devices: devices)
+        context.journal.clear(devices: devices, tenant: context.tenant.name)
         context.service.resetCoverage()
     }
 
@@ -44,7 +46,7 @@ struct JournalRoutes: AdminRouteCollection {
             return
         }
         let journal = context.journal
-        let filter = query.filter
+        let filter = context.scoped(query.filter)
         let id = journal.wait(for: filter, count: query.count) { timedOut in
             // What the answer reports is in the journal file too, before the test reads it. This
             // may run on the event loop that recorded the request: the write happens on the file's

@@ -18,7 +18,7 @@ struct ReportRoutes: AdminRouteCollection {
 
     func report(_ filter: JournalFilter) -> JSONValue {
         // Entries the server wrote itself always read back.
-        let records = context.journal.query(filter).entries.compactMap(\.record)
+        let records = context.journal.query(context.scoped(filter)).entries.compactMap(\.record)
         var report = JournalReport(records: records)
         report.attachPostbacks(model: context.service.model, now: context.clock.nowMilliseconds()) {
             context.service.device($0)

@@ -21,8 +21,9 @@ struct ResetRoute: AdminRouteCollection {
         JournalRoutes.clear(context, devices: true)
         context.service.resetDevices()
         context.receivedPostbacks.clear()
-        // The devices start again, so do their recorded answers.
-        context.replay?.rewind()
+        // The devices start again, so do their recorded answers (the replay file is server-wide:
+        // the default tenant's reset rewinds it).
+        if context.tenant.name == nil { context.replay?.rewind() }
         switch scope {
         case .state:
             context.faults.clear()

@@ -61,6 +61,12 @@ let token = sessionStorage.getItem(TOKEN_KEY);
 
 export class Unauthorized extends Error {}
 
+/** "/t/NAME" when the console is a tenant's (/t/NAME/__admin/ui), "" at the root: every call and
+ * link of the page goes to the tenant it was opened for. */
+export const base = location.pathname.startsWith("/t/")
+  ? location.pathname.slice(0, location.pathname.indexOf("/__admin/"))
+  : "";
+
 /** The token for `EventSource`, which cannot send an Authorization header. */
 export function currentToken() {
   return token;
@@ -68,7 +74,7 @@ export function currentToken() {
 
 export async function api(path) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(path, { headers });
+  const response = await fetch(base + path, { headers });
   if (response.status === 401) throw new Unauthorized("admin token needed");
   if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
   return { status: response.status, json: response.status === 404 ? null : await response.json() };
@@ -214,7 +220,7 @@ a { color: var(--accent); }
 // The QA console's entry point (a plain ES module: no build step, no CDN). Which view shows is in
 // the page's address: the live feed, or one device (`?view=device&device=ID`).
 import { $, setConnection } from "./dom.js";
-import { api, askForToken, Unauthorized } from "./api.js";
+import { api, askForToken, base, Unauthorized } from "./api.js";
 import { initDetails } from "./details.js";
 import { feedView } from "./feed.js";
 import { deviceView } from "./device.js";
@@ -225,12 +231,35 @@ async function start() {
   try {
     const { json } = await api("/__admin/health");
     $("model").textContent = "model: " + (json.model ? json.model.name : "?");
+    await showTenants();
     if (query.get("view") === "device" && query.get("device")) await deviceView(query.get("device"));
     else await feedView(query, () => askForToken(start));
   } catch (error) {
     if (error instanceof Unauthorized) askForToken(start);
     else setConnection("reconnecting");
   }
+}
+
+/** The tenant picker: the default tenant and each named one (/t/NAME), when there are any; picking
+ * one opens that tenant's console. A tenant's own console lists it and the default one. */
+async function showTenants() {
+  const names = base
+    ? [base.slice("/t/".length)]
+    : (((await api("/__admin/tenants")).json || {}).tenants || []).map((tenant) => tenant.name);
+  if (names.length === 0) return;
+  const select = $("tenant");
+  select.replaceChildren();
+  for (const name of ["", ...names]) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name || "(default)";
+    option.selected = base === (name ? "/t/" + name : "");
+    select.append(option);
+  }
+  select.onchange = () => {
+    location.href = (select.value ? "/t/" + encodeURIComponent(select.value) : "") + "/__admin/ui";
+  };
+  $("tenant-picker").hidden = false;
 }
 
 initDetails();
@@ -795,7 +824,7 @@ export function setConnection(text) {
 // The live feed: the journal's latest requests, then every new one as the event stream sends it;
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
-import { api, currentToken } from "./api.js";
+import { api, base, currentToken } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
@@ -817,7 +846,7 @@ function filterQuery(query) {
 function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
-  link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);
+  link.href = base + "/__admin/ui?view=device&device=" + encodeURIComponent(device);
   link.addEventListener("click", (event) => event.stopPropagation());
   return link;
 }
@@ -891,7 +920,7 @@ function openStream(query, sinceId) {
   const params = filterQuery(query);
   params.set("since_id", String(sinceId));
   if (currentToken()) params.set("token", currentToken());
-  const source = new EventSource("/__admin/events?" + params.toString());
+  const source = new EventSource(base + "/__admin/events?" + params.toString());
   feed.source = source;
   source.addEventListener("open", () => setConnection("live"));
   source.addEventListener("error", () => setConnection("reconnecting"));
@@ -977,6 +1006,7 @@ admin API under <code>/__admin</code>.</p></body></html>
   <span id="connection" class="connection" data-state="connecting">connecting</span>
   <button id="pause" type="button">pause</button>
   <span id="model" class="model"></span>
+  <label id="tenant-picker" class="model" hidden>tenant <select id="tenant"></select></label>
 </header>
 <form id="token-form" class="token-form" hidden>
   <label>This server needs its admin token (<code>--admin-token</code>):

@@ -15,7 +15,7 @@ struct EventsRoute: AdminRouteCollection {
     private func open(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
         let filter: JournalFilter
         do {
-            filter = try Self.filter(FormURLEncoding.pairs(request.query))
+            filter = context.scoped(try Self.filter(FormURLEncoding.pairs(request.query)))
         } catch {
             writer.send(.jsonError(error.reason, status: .badRequest))
             return

@@ -6,6 +6,8 @@ import SKANDomain
 struct ExchangeRecorder: Sendable {
     let journal: Journal
     let metrics: ServerMetrics
+    /// The tenant whose requests these are (nil: the default tenant).
+    let tenant: String?
 
     /// Records `answer` to `exchange` once it is known what became of it; a shadowed answer waits
     /// for the upstream's reply too, and its turn in arrival order (`ShadowComparison`).
@@ -39,7 +41,7 @@ struct ExchangeRecorder: Sendable {
         }
         journal.record(
             request: request, outcome: answer.outcome, status: status, body: body,
-            durationMicros: answer.durationMicros, extra: members)
+            durationMicros: answer.durationMicros, extra: members, tenant: tenant)
         metrics.record(
             endpoint: answer.outcome.endpoint, status: status, findings: answer.outcome.findings,
             durationMicros: answer.durationMicros, fault: answer.faultName)

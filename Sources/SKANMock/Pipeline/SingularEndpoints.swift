@@ -29,22 +29,9 @@ struct SingularEndpoints: Sendable {
     init(context: AppContext, routes: SingularRoutes) {
         self.context = context
         self.routes = routes
-        source = Self.source(for: context)
+        source = context.server.answerMode.source(for: context)
         delivery = AnswerDelivery(delays: context.delays)
-        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics)
-    }
-
-    /// The server's one answer source, from its options.
-    static func source(for context: AppContext) -> any AnswerSource {
-        let model = ModelAnswerSource(context: context)
-        if let upstream = context.upstream {
-            switch upstream.options.mode {
-            case .proxy: return ProxyAnswerSource(context: context, upstream: upstream)
-            case .shadow: return ShadowAnswerSource(model: model, upstream: upstream)
-            }
-        }
-        if let replay = context.replay { return ReplayAnswerSource(replay: replay, model: model) }
-        return model
+        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics, tenant: context.tenant.name)
     }
 
     func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {

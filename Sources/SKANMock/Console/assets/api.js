@@ -7,6 +7,12 @@ let token = sessionStorage.getItem(TOKEN_KEY);
 
 export class Unauthorized extends Error {}
 
+/** "/t/NAME" when the console is a tenant's (/t/NAME/__admin/ui), "" at the root: every call and
+ * link of the page goes to the tenant it was opened for. */
+export const base = location.pathname.startsWith("/t/")
+  ? location.pathname.slice(0, location.pathname.indexOf("/__admin/"))
+  : "";
+
 /** The token for `EventSource`, which cannot send an Authorization header. */
 export function currentToken() {
   return token;
@@ -14,7 +20,7 @@ export function currentToken() {
 
 export async function api(path) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(path, { headers });
+  const response = await fetch(base + path, { headers });
   if (response.status === 401) throw new Unauthorized("admin token needed");
   if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
   return { status: response.status, json: response.status === 404 ? null : await response.json() };

@@ -1,7 +1,7 @@
 // The QA console's entry point (a plain ES module: no build step, no CDN). Which view shows is in
 // the page's address: the live feed, or one device (`?view=device&device=ID`).
 import { $, setConnection } from "./dom.js";
-import { api, askForToken, Unauthorized } from "./api.js";
+import { api, askForToken, base, Unauthorized } from "./api.js";
 import { initDetails } from "./details.js";
 import { feedView } from "./feed.js";
 import { deviceView } from "./device.js";
@@ -12,12 +12,35 @@ async function start() {
   try {
     const { json } = await api("/__admin/health");
     $("model").textContent = "model: " + (json.model ? json.model.name : "?");
+    await showTenants();
     if (query.get("view") === "device" && query.get("device")) await deviceView(query.get("device"));
     else await feedView(query, () => askForToken(start));
   } catch (error) {
     if (error instanceof Unauthorized) askForToken(start);
     else setConnection("reconnecting");
   }
+}
+
+/** The tenant picker: the default tenant and each named one (/t/NAME), when there are any; picking
+ * one opens that tenant's console. A tenant's own console lists it and the default one. */
+async function showTenants() {
+  const names = base
+    ? [base.slice("/t/".length)]
+    : (((await api("/__admin/tenants")).json || {}).tenants || []).map((tenant) => tenant.name);
+  if (names.length === 0) return;
+  const select = $("tenant");
+  select.replaceChildren();
+  for (const name of ["", ...names]) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = name || "(default)";
+    option.selected = base === (name ? "/t/" + name : "");
+    select.append(option);
+  }
+  select.onchange = () => {
+    location.href = (select.value ? "/t/" + encodeURIComponent(select.value) : "") + "/__admin/ui";
+  };
+  $("tenant-picker").hidden = false;
 }
 
 initDetails();

@@ -1,7 +1,7 @@
 // The live feed: the journal's latest requests, then every new one as the event stream sends it;
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
-import { api, currentToken } from "./api.js";
+import { api, base, currentToken } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
@@ -23,7 +23,7 @@ function filterQuery(query) {
 function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
-  link.href = "/__admin/ui?view=device&device=" + encodeURIComponent(device);
+  link.href = base + "/__admin/ui?view=device&device=" + encodeURIComponent(device);
   link.addEventListener("click", (event) => event.stopPropagation());
   return link;
 }
@@ -97,7 +97,7 @@ function openStream(query, sinceId) {
   const params = filterQuery(query);
   params.set("since_id", String(sinceId));
   if (currentToken()) params.set("token", currentToken());
-  const source = new EventSource("/__admin/events?" + params.toString());
+  const source = new EventSource(base + "/__admin/events?" + params.toString());
   feed.source = source;
   source.addEventListener("open", () => setConnection("live"));
   source.addEventListener("error", () => setConnection("reconnecting"));

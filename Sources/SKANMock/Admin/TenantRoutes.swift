@@ -1,0 +1,48 @@
+import HTTPCore
+import SKANDomain
+
+/// The tenants, at the root only: `GET /__admin/tenants` (each named tenant, most recently used
+/// first: its devices, requests in the journal, model, clock offset, faults in force and last
+/// request) and `DELETE /__admin/tenants/{name}` (dropped: its next request starts it afresh).
+struct TenantRoutes: AdminRouteCollection {
+    let tenants: TenantRegistry
+    let journal: Journal
+
+    func register(on group: inout AdminRouteGroup) {
+        group.on(.get, "/tenants") { _, _, writer in writer.send(AdminResponse.json(list())) }
+        group.on(.delete, "/tenants/{name}") { _, parameters, writer in
+            let name = parameters["name"] ?? ""
+            guard TenantName.isValid(name.utf8) else {
+                writer.send(.jsonError("bad tenant name \(name): \(TenantName.rule)", status: .badRequest))
+                return
+            }
+            guard tenants.drop(name) else {
+                writer.send(.jsonError("no tenant \(name)", status: .notFound))
+                return
+            }
+            writer.send(AdminResponse.ok)
+        }
+    }
+
+    func list() -> JSONValue {
+        let rows: [JSONValue] = tenants.slots.map { name, slot in
+            let tenant = slot.site.tenant
+            return .object([
+                JSONMember("name", .string(name)),
+                JSONMember("devices", .int(Int64(tenant.service.deviceCount))),
+                JSONMember("requests", .int(Int64(journal.count(tenant.scoped(JournalFilter()))))),
+                JSONMember("model", .string(tenant.service.model.name)),
+                JSONMember("clock_offset_s", .int(tenant.clock.offsetSeconds)),
+                JSONMember("faults", tenant.faults.json),
+                JSONMember(
+                    "last_request",
+                    slot.lastRequestMilliseconds.map { .string(RFC3339.format(milliseconds: $0)) } ?? .null
+                )
+            ])
+        }
+        return .object([
+            JSONMember("tenants", .array(rows)), JSONMember("count", .int(Int64(rows.count))),
+            JSONMember("max", .int(Int64(tenants.capacity)))
+        ])
+    }
+}

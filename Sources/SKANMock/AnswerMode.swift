@@ -1,0 +1,37 @@
+import SKANDomain
+
+/// How the server answers Singular's requests, decided once at start-up from its options and the
+/// same for every tenant: the model alone, a replay file before the model, the upstream as a proxy,
+/// or the model shadowed by the upstream. Each tenant's Singular side gets its answer source from
+/// it (`source(for:)`), over that tenant's model, devices and faults.
+enum AnswerMode: Sendable {
+    case model
+    case replay(Replay)
+    case proxy(Upstream)
+    case shadow(Upstream)
+
+    /// An upstream decides over a replay file (the start-up checks refuse both at once).
+    init(upstream: Upstream?, replay: Replay?) {
+        if let upstream {
+            switch upstream.options.mode {
+            case .proxy: self = .proxy(upstream)
+            case .shadow: self = .shadow(upstream)
+            }
+        } else if let replay {
+            self = .replay(replay)
+        } else {
+            self = .model
+        }
+    }
+
+    /// The answer source of one tenant (`context`).
+    func source(for context: AppContext) -> any AnswerSource {
+        let model = ModelAnswerSource(context: context)
+        switch self {
+        case .model: return model
+        case .replay(let replay): return ReplayAnswerSource(replay: replay, model: model)
+        case .proxy(let upstream): return ProxyAnswerSource(context: context, upstream: upstream)
+        case .shadow(let upstream): return ShadowAnswerSource(model: model, upstream: upstream)
+        }
+    }
+}

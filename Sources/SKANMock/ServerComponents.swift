@@ -1,0 +1,31 @@
+import SKANDomain
+
+/// What every tenant shares, each piece with its own owner and lock: the journal and its file,
+/// the metrics, the upstream and a replay file, the postbacks' keys, the listening ports, and
+/// what the server started with. Set once, before the server listens.
+struct ServerComponents: Sendable {
+    let journal: Journal
+    let metrics: ServerMetrics
+    let modelStatus: ModelStatus
+    let startedAt: Int64
+    /// Random per process: the first half of the event stream's ids, so a client reconnecting to
+    /// a restarted server is told to start again.
+    let bootId: String
+    /// Known once the server listens.
+    let ports: ListeningPorts
+    let startup: StartupState
+    /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
+    let upstream: Upstream?
+    /// `--replay`: recorded answers served before the model's.
+    let replay: Replay?
+    /// Who answers Singular's requests (from `upstream` and `replay`), decided once.
+    let answerMode: AnswerMode
+    /// `--log`: the journal's file, whose state health and metrics report.
+    let journalFile: JournalFileSink?
+    /// Answers held back by `delay` faults.
+    let delays: PendingDelays
+    /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
+    let postbackSigning: PostbackSigning
+    /// Checks received postbacks' signatures: Apple's keys, and the local CA's when HTTPS is on.
+    let postbackVerifier: PostbackVerifier
+}

@@ -1,0 +1,50 @@
+import SKANDomain
+
+/// One tenant: the whole server as seen under `/t/NAME` (or the default tenant, at the root). It
+/// holds what a test changes or asserts on, so that tests sharing a server never see each other's:
+/// the model and devices (the conversion service, with its coverage), the faults, the clock's
+/// offset and the received postbacks. Its journal view is the server's one journal narrowed to
+/// its entries (`scoped`). Listeners, the journal and its file, the upstream, a replay file and
+/// the limits stay server-wide (`ServerComponents`).
+final class Tenant: Sendable {
+    /// nil for the default tenant.
+    let name: String?
+    let service: ConversionService
+    let faults: FaultInjector
+    /// The server's clock moved by this tenant's time-travel offset.
+    let clock: OffsetClock
+    /// The postbacks received at this tenant's `/.well-known/.../report-attribution/`.
+    let receivedPostbacks: ReceivedPostbackStore
+
+    init(
+        name: String?, service: ConversionService, faults: FaultInjector, clock: OffsetClock,
+        receivedPostbacks: ReceivedPostbackStore = ReceivedPostbackStore()
+    ) {
+        self.name = name
+        self.service = service
+        self.faults = faults
+        self.clock = clock
+        self.receivedPostbacks = receivedPostbacks
+    }
+
+    /// A named tenant as a fresh one starts: `model` and its faults, the start-up clock offset, no
+    /// device, the server's device bounds.
+    static func fresh(
+        named name: String, model: ConversionModel, baseClock: any SKANClock, options: ServerOptions
+    ) -> Tenant {
+        let clock = OffsetClock(base: baseClock, offsetSeconds: options.clockOffsetSeconds)
+        return Tenant(
+            name: name,
+            service: ConversionService(
+                model: model, clock: clock, deviceCapacity: options.deviceCapacity, deviceBytes: options.deviceBytes,
+                strict: options.strict),
+            faults: FaultInjector(rules: model.faults), clock: clock)
+    }
+
+    /// `filter` narrowed to this tenant's entries.
+    func scoped(_ filter: JournalFilter) -> JournalFilter {
+        var scoped = filter
+        scoped.tenant = .only(name)
+        return scoped
+    }
+}

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import SKANDomain
+import SystemPOSIX
+import Testing
+
+/// Tenants through the real executable: parallel clients, each in its own tenant, reset, set a
+/// fault, move the clock and send requests at once on one server, and each sees only its own;
+/// then `report --tenant` reads one tenant's lines, and `--resume` gives each tenant back its own.
+@Suite("Tenants, through the real executable with parallel clients")
+struct TenantProcessTests {
+    /// What one client saw in its tenant.
+    struct Seen: Sendable {
+        var faulted = 0
+        var count: JSONValue = .null
+        var offset: JSONValue = .null
+        var faults: JSONValue = .null
+        var failure: String?
+    }
+
+    static let clients = 8
+    static let requests = 5
+
+    private static func session(_ base: String, tenant: String, device: String) -> String {
+        "\(base)/t/\(tenant)/api/v2/conversion_value?a=K&i=com.x&p=iOS&idfv=\(device)&n=__SESSION__&skan_current_conversion_value=0"
+    }
+
+    /// One client's whole test, in its tenant.
+    private static func run(_ n: Int, base: String) -> Seen {
+        var seen = Seen()
+        let client = CurlClient()
+        let tenant = "t\(n)"
+        do {
+            let admin = "\(base)/t/\(tenant)/__admin"
+            _ = try client.request("POST", admin + "/reset?scope=all")
+            _ = try client.request(
+                "PUT", admin + "/faults",
+                body: Array(#"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":1}]}"#.utf8))
+            _ = try client.request("PUT", admin + "/clock", body: Array(#"{"offset_s":\#(n * 3600)}"#.utf8))
+            for _ in 0..<requests {
+                // The same device id in every tenant: a device of each.
+                let answer = try client.get(session(base, tenant: tenant, device: "SAME"))
+                if answer.status == 503 { seen.faulted += 1 }
+            }
+            seen.count = try JSONParser.parse(client.get(admin + "/requests/count?device=SAME").body)["count"] ?? .null
+            seen.offset = try JSONParser.parse(client.get(admin + "/clock").body)["offset_s"] ?? .null
+            seen.faults = try JSONParser.parse(client.get(admin + "/faults").body)["faults"] ?? .null
+        } catch {
+            seen.failure = "\(error)"
+        }
+        return seen
+    }
+
+    @Test func parallelClientsInTenantsSeeOnlyTheirOwn() throws {
+        let log = NSTemporaryDirectory() + "skan-mock-tenants-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var (process, port) = try SKANMockExecutable.serve(["--log", log])
+        var base = "http://127.0.0.1:\(port)"
+        let results = Mutex([Int: Seen]())
+        let firstBase = base
+        DispatchQueue.concurrentPerform(iterations: Self.clients) { n in
+            let seen = Self.run(n, base: firstBase)
+            results.withLock { $0[n] = seen }
+        }
+        let seen = results.withLock { $0 }
+        for n in 0..<Self.clients {
+            let mine = try #require(seen[n])
+            #expect(mine.failure == nil, "client \(n): \(mine.failure ?? "")")
+            // Its own fault, consumed by its own first request only.
+            #expect(mine.faulted == 1, "client \(n)")
+            #expect(mine.count == .int(Int64(Self.requests)), "client \(n)")
+            #expect(mine.offset == .int(Int64(n * 3600)), "client \(n)")
+            #expect(mine.faults == [], "client \(n)")
+        }
+        let client = CurlClient()
+        let tenants = try JSONParser.parse(client.get(base + "/__admin/tenants").body)
+        #expect(tenants["count"] == .int(Int64(Self.clients)))
+        let rootCount = try JSONParser.parse(client.get(base + "/__admin/requests/count").body)["count"]
+        #expect(rootCount == 0)
+        // The faulted request left the device as it was: a device of each tenant, with the others'.
+        let device = try JSONParser.parse(client.get(base + "/t/t3/__admin/devices/SAME").body)["requests"]
+        #expect(device == .int(Int64(Self.requests - 1)))
+        let badName = try client.get(base + "/t/bad!/__admin/health").status
+        #expect(badName == 400)
+        #expect(process.terminateAndWait(), "the server stops")
+
+        // The CI step reads one tenant's lines.
+        let junit = log + ".xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let report = try SKANMockExecutable.run(["report", log, "--tenant", "t3", "--json", "--junit", junit])
+        #expect(report.status == 0, "\(report.error)")
+        let reported = try JSONParser.parse(Array(report.output.utf8))["requests"]
+        #expect(reported == .int(Int64(Self.requests)))
+        #expect(report.error.contains("lines of other tenants passed over"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="skan-mock.t3" tests="#))
+
+        // A restart with --resume gives each tenant back its own devices and journal view.
+        (process, port) = try SKANMockExecutable.serve(["--log", log, "--resume"])
+        defer { #expect(process.terminateAndWait(), "the server stops") }
+        base = "http://127.0.0.1:\(port)"
+        for n in [0, 5] {
+            let admin = "\(base)/t/t\(n)/__admin"
+            // Hoisted: Swift 6.0's #expect cannot take a `try` inside an operand.
+            let count = try JSONParser.parse(client.get(admin + "/requests/count").body)["count"]
+            let requests = try JSONParser.parse(client.get(admin + "/devices/SAME").body)["requests"]
+            let offset = try JSONParser.parse(client.get(admin + "/clock").body)["offset_s"]
+            #expect(count == 5)
+            #expect(requests == device)
+            #expect(offset == .int(Int64(n * 3600)))
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import HTTPCore
+import SKANDomain
+import SystemPOSIX
+import Testing
+
+@testable import SKANMock
+
+/// Tenants (`/t/NAME`) in process: several tests' clients on one server, interleaved in an order
+/// the test sets, each seeing only its own effects. No sockets, no sleeps.
+@Suite("Tenants in process")
+struct TenantTests {
+    private func json(_ answer: InProcessServer.Answer) -> JSONValue {
+        (try? JSONParser.parse(Array(answer.text.utf8))) ?? .null
+    }
+
+    @Test func interleavedTenantsSeeOnlyTheirOwnEffects() throws {
+        let mock = try InProcessServer()
+        // Every tenant's first request, then each one's set-up in turn.
+        #expect(mock.session("D1", path: "/t/a/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D1", path: "/t/b/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D1").status == 200)
+        let fault = #"{"faults":[{"endpoint":"skan4","type":"status","status":503,"times":1}]}"#
+        #expect(mock.send(.put, "/t/a/__admin/faults", body: fault).status == 200)
+        #expect(mock.send(.put, "/t/b/__admin/clock", body: #"{"advance_s":172800}"#).status == 200)
+        let model = try String(contentsOfFile: Self.revenueModelPath(), encoding: .utf8)
+        #expect(mock.send(.put, "/t/c/__admin/model", body: model).status == 200)
+        // A's fault is for A's next request only: B's and the default tenant's are answered.
+        #expect(mock.session("D2", path: "/t/b/api/v2/conversion_value").status == 200)
+        #expect(mock.session("D2").status == 200)
+        #expect(mock.session("D2", path: "/t/a/api/v2/conversion_value").status == 503)
+        #expect(mock.session("D3", path: "/t/a/api/v2/conversion_value").status == 200)
+        // B's clock moved; nobody else's did.
+        #expect(json(mock.send(.get, "/t/b/__admin/clock"))["offset_s"] == 172800)
+        #expect(json(mock.send(.get, "/t/a/__admin/clock"))["offset_s"] == 0)
+        #expect(json(mock.send(.get, "/__admin/clock"))["offset_s"] == 0)
+        // C's model is its own.
+        #expect(json(mock.send(.get, "/t/c/__admin/model"))["name"] == "singular-revenue")
+        #expect(json(mock.send(.get, "/t/a/__admin/model"))["name"] == "singular-testing")
+        #expect(json(mock.send(.get, "/__admin/health"))["model"]?["name"] == "singular-testing")
+        // Each journal view holds its own entries only.
+        #expect(json(mock.send(.get, "/t/a/__admin/requests/count"))["count"] == 3)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/c/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 2)
+        let aEntries = json(mock.send(.get, "/t/a/__admin/requests"))["requests"]?.arrayValue ?? []
+        #expect(aEntries.allSatisfy { $0["tenant"] == "a" && $0["path"] == "/api/v2/conversion_value" })
+        let rootEntries = json(mock.send(.get, "/__admin/requests"))["requests"]?.arrayValue ?? []
+        #expect(rootEntries.count == 2 && rootEntries.allSatisfy { $0["tenant"] == nil })
+        // A's reset (every scope) leaves B's journal, devices and clock, and the default tenant's.
+        #expect(mock.send(.post, "/t/a/__admin/reset?scope=all").status == 200)
+        #expect(json(mock.send(.get, "/t/a/__admin/requests/count"))["count"] == 0)
+        #expect(mock.send(.get, "/t/a/__admin/devices/D1").status == 404)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/b/__admin/clock"))["offset_s"] == 172800)
+        #expect(mock.send(.get, "/t/b/__admin/devices/D1").status == 200)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 2)
+        // The default tenant's reset leaves the named ones'.
+        #expect(mock.send(.post, "/__admin/reset?scope=all").status == 200)
+        #expect(json(mock.send(.get, "/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/t/b/__admin/requests/count"))["count"] == 2)
+        #expect(json(mock.send(.get, "/t/c/__admin/model"))["name"] == "singular-revenue")
+        // A wait and a report in a tenant see only its entries.
+        let wait = json(mock.send(.get, "/t/b/__admin/requests/wait?count=2&timeout_ms=1000"))
+        #expect(wait["total"] == 2 && wait["timed_out"] == false)
+        #expect(json(mock.send(.get, "/t/b/__admin/report"))["requests"] == 2)
+    }
+
+    /// A tenant's wait is answered by its own requests, never another tenant's.
+    @Test func aWaitCountsItsOwnTenantsRequestsOnly() throws {
+        let mock = try InProcessServer()
+        let waiting = mock.send(.get, "/t/a/__admin/requests/wait?count=1&timeout_ms=60000")
+        #expect(waiting.isWaiting)
+        mock.session("B", path: "/t/b/api/v2/conversion_value")
+        mock.session("D")
+        #expect(waiting.isWaiting)
+        mock.session("A", path: "/t/a/api/v2/conversion_value")
+        let answer = json(waiting)
+        #expect(answer["timed_out"] == false && answer["total"] == 1)
+        #expect(answer["requests"]?[0]?["device"] == "A" && answer["requests"]?[0]?["tenant"] == "a")
+    }
+
+    @Test func theSameDeviceIdInTwoTenantsIsTwoDevices() throws {
+        let mock = try InProcessServer()
+        mock.session("SAME", path: "/t/one/api/v2/conversion_value")
+        mock.session("SAME", event: "purchase", path: "/t/one/api/v2/conversion_value")
+        mock.session("SAME", path: "/t/two/api/v2/conversion_value")
+        #expect(json(mock.send(.get, "/t/one/__admin/devices/SAME"))["requests"] == 2)
+        #expect(json(mock.send(.get, "/t/two/__admin/devices/SAME"))["requests"] == 1)
+        #expect(mock.send(.get, "/__admin/devices/SAME").status == 404)
+        #expect(json(mock.send(.get, "/t/one/__admin/health"))["devices"] == 1)
+        #expect(json(mock.send(.get, "/t/one/__admin/health"))["tenant"] == "one")
+    }
+
+    /// A list of its own: Swift 6.0.3's compiler crashes on an interpolation inside `@Test(arguments:)`.
+    static let badPaths = [
+        "/t/-a/api/v2/conversion_value", "/t//api/v2/conversion_value", "/t/", "/t/a%20b/__admin/health",
+        "/t/" + String(repeating: "x", count: 65) + "/__admin/health", "/t/a:b/__admin/requests"
+    ]
+
+    @Test(arguments: badPaths)
+    func aBadNameIsRefusedWithTheRule(path: String) throws {
+        let mock = try InProcessServer()
+        let answer = mock.send(.get, path)
+        #expect(answer.status == 400)
+        #expect(answer.text.contains(TenantName.rule))
+        #expect(mock.server.tenants.count == 0)
+    }
+
+    @Test func namesOnTheRuleAreTaken() {
+        for name in ["a", "0", "A.b_c-d", String(repeating: "z", count: 64)] {
+            #expect(TenantName.isValid(name.utf8), "\(name)")
+        }
+        for name in ["", ".a", "_a", "-a", "a b", "a/b", "é", String(repeating: "z", count: 65)] {
+            #expect(!TenantName.isValid(name.utf8), "\(name)")
+        }
+    }
+
+    @Test func theLeastRecentlyUsedTenantIsDroppedPastTheBound() throws {
+        let mock = try InProcessServer { $0.maxTenants = 2 }
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        mock.session("D", path: "/t/b/api/v2/conversion_value")
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        // A third tenant: b, the least recently used, goes, with its journal entries.
+        mock.session("D", path: "/t/c/api/v2/conversion_value")
+        let list = json(mock.send(.get, "/__admin/tenants"))
+        #expect(list["tenants"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["c", "a"])
+        #expect(list["max"] == 2 && list["count"] == 2)
+        #expect(list["tenants"]?[1]?["requests"] == 2 && list["tenants"]?[1]?["devices"] == 1)
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only("b"))) == 0)
+        #expect(json(mock.send(.get, "/__admin/health"))["tenants"] == ["count": 2, "max": 2])
+        // b comes back afresh.
+        #expect(mock.send(.get, "/t/b/__admin/devices/D").status == 404)
+        #expect(json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue?.count == 2)
+    }
+
+    @Test func aDroppedTenantStartsAfresh() throws {
+        let mock = try InProcessServer()
+        mock.session("D", path: "/t/gone/api/v2/conversion_value")
+        #expect(mock.send(.put, "/t/gone/__admin/clock", body: #"{"offset_s":60}"#).status == 200)
+        #expect(mock.send(.delete, "/__admin/tenants/gone").status == 200)
+        #expect(mock.send(.delete, "/__admin/tenants/gone").status == 404)
+        #expect(mock.send(.delete, "/__admin/tenants/-x").status == 400)
+        #expect(json(mock.send(.get, "/t/gone/__admin/requests/count"))["count"] == 0)
+        #expect(json(mock.send(.get, "/t/gone/__admin/clock"))["offset_s"] == 0)
+        #expect(mock.send(.get, "/t/gone/__admin/devices/D").status == 404)
+        // The tenants' routes are the root's only.
+        #expect(mock.send(.get, "/t/gone/__admin/tenants").status == 404)
+    }
+
+    @Test func theAdminTokenAppliesUnderThePrefix() throws {
+        let mock = try InProcessServer { $0.adminToken = "T" }
+        #expect(mock.send(.get, "/t/a/__admin/requests").status == 401)
+        var headers = HTTPHeaders()
+        headers.set("Authorization", "Bearer T")
+        #expect(mock.send(.get, "/t/a/__admin/requests", headers: headers).status == 200)
+        #expect(mock.send(.get, "/__admin/tenants").status == 401)
+    }
+
+    @Test func aliasesAndThePostbackReceiverServeUnderThePrefix() throws {
+        let mock = try InProcessServer {
+            $0.routes = [RouteAlias(path: "/sdk/v2", endpoint: .skan4)]
+        }
+        #expect(mock.session("D", path: "/t/a/sdk/v2").status == 200)
+        #expect(mock.send(.get, "/t/a/.well-known/skadnetwork/report-attribution/").status == 405)
+        let entries = mock.server.journal.query(JournalFilter(tenant: .only("a"))).entries.map(\.json)
+        #expect(entries.map { $0["endpoint"] } == ["skan4", "postback"])
+        #expect(entries.map { $0["path"] } == ["/sdk/v2", "/.well-known/skadnetwork/report-attribution/"])
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 0)
+    }
+
+    /// A request the HTTP layer refused (a 413, say) is journaled in the tenant whose path it
+    /// was; one for a tenant that does not exist makes none.
+    @Test func theHTTPLayersRefusalsAreJournaledInTheirTenant() throws {
+        let mock = try InProcessServer()
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        let responder = try #require(mock.server.responder as? AppResponder)
+        for target in ["/t/a/api/v2/conversion_value?idfv=D", "/t/nobody/api/v2/conversion_value", "/api/v1/launch"] {
+            responder.journal(
+                HTTPRefusal(
+                    status: .payloadTooLarge, reason: "too large", method: "POST", target: target,
+                    remoteAddress: "127.0.0.1:1"))
+        }
+        let entries = mock.server.journal.query(JournalFilter(tenant: .only("a"))).entries.map(\.json)
+        #expect(entries.count == 2 && entries[1]["response"]?["status"] == 413)
+        #expect(entries[1]["path"] == "/api/v2/conversion_value")
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 1)
+        #expect(mock.server.tenants.existing("nobody") == nil)
+    }
+
+    /// The console under `/t/NAME/__admin/ui` links to that tenant's console and assets; its
+    /// scripts take the prefix from the page's address.
+    @Test func aTenantsConsoleIsItsOwn() throws {
+        let mock = try InProcessServer()
+        let page = mock.send(.get, "/t/qa-1/__admin/ui").text
+        #expect(page.contains(#"<script type="module" src="/t/qa-1/__admin/ui/console.js"></script>"#))
+        #expect(!page.contains(#""/__admin/"#))
+        #expect(mock.send(.get, "/t/qa-1/__admin/ui/console.js").status == 200)
+        #expect(mock.send(.get, "/t/qa-1/").text.contains(#"href="/t/qa-1/__admin/ui""#))
+        #expect(mock.send(.get, "/__admin/ui").text.contains(#"src="/__admin/ui/console.js""#))
+        // The picker the root's console fills from /__admin/tenants.
+        #expect(mock.send(.get, "/__admin/ui").text.contains(#"<select id="tenant">"#))
+    }
+
+    /// The upstream is server-wide: a tenant's request goes to it as Singular's path, without the
+    /// prefix, and the answer changes that tenant's device only.
+    @Test func aTenantsRequestGoesUpstreamWithoutThePrefix() throws {
+        let mock = try InProcessServer(upstream: .proxy)
+        let answer = mock.session("U", path: "/t/p/api/v2/conversion_value")
+        let sent = try #require(mock.upstream.sent.first)
+        #expect(sent.url.hasPrefix("https://upstream.test/api/v2/conversion_value?a=KEY&"))
+        mock.upstream.answer(0, #"{"status":"ok","conversion_value":5}"#)
+        #expect(answer.text == #"{"status":"ok","conversion_value":5}"#)
+        #expect(json(mock.send(.get, "/t/p/__admin/devices/U"))["skan4"]?["p0"]?["last_returned"]?["fine"] == 5)
+        #expect(mock.send(.get, "/__admin/devices/U").status == 404)
+        #expect(
+            mock.server.journal.query(JournalFilter(tenant: .only("p"))).entries.first?.json["upstream"]?["status"]
+                == 200)
+    }
+
+    static func revenueModelPath() -> String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("config/revenue.json").path
+    }
+}
+
+/// The journal file names the tenant, and `--resume` gives each tenant back its own devices and
+/// journal view.
+@Suite("Tenants in the journal file and --resume")
+struct TenantResumeTests {
+    private func json(_ answer: InProcessServer.Answer) -> JSONValue {
+        (try? JSONParser.parse(Array(answer.text.utf8))) ?? .null
+    }
+
+    private static func logPath() -> String {
+        NSTemporaryDirectory() + "skan-mock-tenants-\(UInt64.random(in: 1...UInt64.max)).jsonl"
+    }
+
+    @Test func linesAndResetMarkersNameTheTenant() throws {
+        let path = Self.logPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mock = try InProcessServer { $0.logPath = path }
+        mock.session("D", path: "/t/a/api/v2/conversion_value")
+        mock.session("D")
+        #expect(mock.send(.post, "/t/a/__admin/reset").status == 200)
+        #expect(mock.send(.post, "/__admin/reset").status == 200)
+        mock.server.flushJournalLog()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONParser.parse(Array($0.utf8))
+        }
+        #expect(lines.count == 4)
+        #expect(lines[0]["tenant"] == "a" && lines[0]["id"] == 1)
+        #expect(lines[1]["tenant"] == nil && lines[1]["id"] == 2)
+        #expect(lines[2] == ["type": "reset", "through": 2, "devices": true, "tenant": "a"])
+        #expect(lines[3] == ["type": "reset", "through": 2, "devices": true])
+        let record = try JournalRecord(json: lines[0])
+        #expect(record.tenant == "a")
+    }
+
+    @Test func oneTenantsResetMarkerDoesNotTouchAnothersOnResume() throws {
+        let path = Self.logPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let first = try InProcessServer { $0.logPath = path }
+            first.session("D", path: "/t/a/api/v2/conversion_value")
+            first.session("D", path: "/t/b/api/v2/conversion_value")
+            first.session("D", event: "purchase", path: "/t/b/api/v2/conversion_value")
+            first.session("D")
+            #expect(first.send(.put, "/t/b/__admin/clock", body: #"{"offset_s":3600}"#).status == 200)
+            first.session("E", path: "/t/b/api/v2/conversion_value")
+            // A's reset, after B's and the default tenant's requests.
+            #expect(first.send(.post, "/t/a/__admin/reset").status == 200)
+            first.session("F", path: "/t/a/api/v2/conversion_value")
+            first.server.stop(gracePeriod: 0)
+        }
+        let second = try InProcessServer {
+            $0.logPath = path
+            $0.resume = true
+        }
+        // A: only what came after its reset.
+        #expect(json(second.send(.get, "/t/a/__admin/requests/count"))["count"] == 1)
+        #expect(second.send(.get, "/t/a/__admin/devices/D").status == 404)
+        #expect(second.send(.get, "/t/a/__admin/devices/F").status == 200)
+        // B: all of it, devices and clock too.
+        #expect(json(second.send(.get, "/t/b/__admin/requests/count"))["count"] == 3)
+        #expect(json(second.send(.get, "/t/b/__admin/devices/D"))["requests"] == 2)
+        #expect(json(second.send(.get, "/t/b/__admin/clock"))["offset_s"] == 3600)
+        // The default tenant: its own entry and device.
+        #expect(json(second.send(.get, "/__admin/requests/count"))["count"] == 1)
+        #expect(json(second.send(.get, "/__admin/devices/D"))["requests"] == 1)
+        #expect(json(second.send(.get, "/__admin/clock"))["offset_s"] == 0)
+    }
+}
