@@ -203,10 +203,11 @@ public final class ConversionService: Sendable {
     /// Runs one request's rules under the service lock on its device's state: in place normally;
     /// on a copy with `strict`, kept only when the request has no finding; on a copy never kept
     /// when `commit` is false. Without a device id the state is scratch (this request only). The
-    /// entries the rules used count in the coverage when the request is kept and `counts` is true.
+    /// entries the rules used count in the coverage when the request is kept (for `s2s`, an S2S
+    /// endpoint, only when the model answers values on it).
     private func decide(
         device key: String?, _ now: Int64, commit: Bool, _ findings: inout [ValidationFinding],
-        counts: (ConversionModel) -> Bool = { _ in true },
+        s2s: SKANEndpoint? = nil,
         _ rules: (ConversionModel, inout DeviceState, inout [ValidationFinding], inout EntryHits) -> [UInt8]
     ) -> (body: [UInt8], coverage: CoverageHits?) {
         state.withLock { s in
@@ -241,7 +242,10 @@ public final class ConversionService: Sendable {
                 var scratch = DeviceState(nowMilliseconds: now)
                 body = run(&scratch, &findings, &hits).body
             }
-            let kept = State.kept(commit: commit, strict: strict, findings: findings) && counts(model)
+            // An S2S endpoint the model answers no values on used no entry.
+            let kept =
+                State.kept(commit: commit, strict: strict, findings: findings)
+                && (s2s.map { model.isActive(for: $0) } ?? true)
             return (body, kept ? s.coverage.record(hits) : nil)
         }
     }
@@ -303,7 +307,7 @@ public final class ConversionService: Sendable {
             return outcome(head, SKANResponse.error(refusal), .skan4(p), decision.window, findings, nil)
         }
         let (body, coverage) = decide(
-            device: head.device, now, commit: commit, &findings, counts: { $0.isActive(for: endpoint) }
+            device: head.device, now, commit: commit, &findings, s2s: endpoint
         ) { model, device, findings, hits in
             let asksForValue = model.isActive(for: endpoint)
             if asksForValue, let lock = decision.lockParameterFinding(p) { findings.append(lock) }
