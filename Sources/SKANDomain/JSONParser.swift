@@ -28,7 +28,7 @@ public struct JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = Cursor(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

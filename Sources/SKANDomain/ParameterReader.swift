@@ -204,7 +204,7 @@ public struct ParameterReader {
         return text.withUTF8 { parseInteger($0) }
     }
 
-    public static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         // Unlike a JSON number, a parameter's integer may have leading zeros ("007").
         let negative = !text.isEmpty && text[0] == UInt8(ascii: "-")
         return JSONNumber.integer(text, from: negative ? 1 : 0, to: text.count, negative: negative)
