@@ -28,7 +28,7 @@ public struct JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = Cursor(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -269,64 +269,23 @@ public struct JSONParser {
             for unit in UTF8.encode(scalar)! { out.append(unit) }
         }
 
+        /// A number, read by the one grammar revenue's compact reader uses too (`JSONNumber`).
         mutating func parseNumber() throws(JSONParseError) -> JSONValue {
-            let start = index
-            var negative = false
-            if bytes[index] == UInt8(ascii: "-") {
-                negative = true
-                index += 1
-            }
-            guard index < bytes.count, isDigit(bytes[index]) else {
-                throw error("invalid number: expected a digit", at: index)
-            }
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-                if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zero", at: start) }
-            } else {
-                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            }
-            var isInteger = true
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                isInteger = false
-                index += 1
-                guard index < bytes.count, isDigit(bytes[index]) else {
-                    throw error("invalid number: expected a digit after '.'")
+            do {
+                return try JSONNumber.read(bytes, at: &index)
+            } catch {
+                switch error {
+                case .expectedDigit(let offset): throw self.error("invalid number: expected a digit", at: offset)
+                case .leadingZero(let offset): throw self.error("invalid number: leading zero", at: offset)
+                case .expectedFractionDigit(let offset):
+                    throw self.error("invalid number: expected a digit after '.'", at: offset)
+                case .expectedExponentDigit(let offset):
+                    throw self.error("invalid number: expected a digit in the exponent", at: offset)
+                case .outOfRange(let start, let end):
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    throw self.error("number \(text) is out of range", at: start)
                 }
-                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-                isInteger = false
-                index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                    index += 1
-                }
-                guard index < bytes.count, isDigit(bytes[index]) else {
-                    throw error("invalid number: expected a digit in the exponent")
-                }
-                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            }
-            if isInteger {
-                var value: Int64 = 0
-                var overflow = false
-                var k = negative ? start + 1 : start
-                while k < index {
-                    let digit = Int64(bytes[k] - UInt8(ascii: "0"))
-                    let (m, o1) = value.multipliedReportingOverflow(by: 10)
-                    let (s, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
-                    if o1 || o2 {
-                        overflow = true
-                        break
-                    }
-                    value = s
-                    k += 1
-                }
-                if !overflow { return .int(value) }
-            }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            guard let d = Double(text), d.isFinite else { throw error("number \(text) is out of range", at: start) }
-            return .double(d)
         }
-
-        @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
     }
 }

@@ -43,7 +43,7 @@ public struct JSONWriter: ~Copyable, ByteAppending {
         count += 1
     }
 
-    @inline(__always) public mutating func append(contentsOf text: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) mutating func append(contentsOf text: UnsafeBufferPointer<UInt8>) {
         guard let source = text.baseAddress else { return }
         let n = text.count
         JSONWriter.copy(source, to: reserve(n), count: n)
@@ -234,14 +234,14 @@ public struct JSONWriter: ~Copyable, ByteAppending {
     }
 
     /// `"name":"value"` for two strings already in UTF-8.
-    public mutating func writeMember(utf8 name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+    mutating func writeMember(utf8 name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
         write(utf8: name)
         append(UInt8(ascii: ":"))
         write(utf8: value)
     }
 
     /// `write(_:)` for text already in UTF-8 (it must be valid UTF-8).
-    public mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
         guard let source = utf8.baseAddress else {
             raw("\"\"")
             return

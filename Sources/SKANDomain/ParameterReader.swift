@@ -204,25 +204,10 @@ public struct ParameterReader {
         return text.withUTF8 { parseInteger($0) }
     }
 
-    public static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var utf8 = text.makeIterator()
-        guard let first = utf8.next() else { return nil }
-        let negative = first == UInt8(ascii: "-")
-        var value: Int64 = 0
-        var digits = 0
-        func step(_ b: UInt8) -> Bool {
-            guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { return false }
-            let d = Int64(b - UInt8(ascii: "0"))
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
-            guard !o1 && !o2 else { return false }
-            value = s
-            digits += 1
-            return true
-        }
-        if !negative { guard step(first) else { return nil } }
-        while let b = utf8.next() { guard step(b) else { return nil } }
-        return digits > 0 ? value : nil
+    static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        // Unlike a JSON number, a parameter's integer may have leading zeros ("007").
+        let negative = !text.isEmpty && text[0] == UInt8(ascii: "-")
+        return JSONNumber.integer(text, from: negative ? 1 : 0, to: text.count, negative: negative)
     }
 }
 

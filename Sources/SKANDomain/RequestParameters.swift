@@ -53,8 +53,21 @@ public struct RequestParameters: Sendable {
         name.withUTF8 { n in value.withUTF8 { v in append(name: n, value: v) } }
     }
 
+    /// Adds one decoded field from any bytes (`[UInt8]`, a slice, a string's UTF-8, the buffers
+    /// `FormURLEncoding.forEachField` lends); the bytes are copied. Inlined, so contiguous bytes reach
+    /// the pointer form below without a copy or a generic call.
+    @inlinable
+    public mutating func append<Name: Collection, Value: Collection>(name: Name, value: Value)
+    where Name.Element == UInt8, Value.Element == UInt8 {
+        let done = name.withContiguousStorageIfAvailable { n in
+            value.withContiguousStorageIfAvailable { v in append(name: n, value: v) } != nil
+        }
+        if done != true { append(name: Array(name), value: Array(value)) }
+    }
+
     /// Adds one decoded field; the bytes are copied.
-    public mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         let nameStart = bytes.count
         Self.appendValidUTF8(name, to: &bytes)
         let valueStart = bytes.count
@@ -118,7 +131,7 @@ public struct RequestParameters: Sendable {
     public func contains(_ parameter: SKANParameter) -> Bool { valueRange(parameter) != nil }
 
     /// Runs `body` on the bytes of `parameter`'s last value; nil when absent or empty.
-    public func withValue<Result>(_ parameter: SKANParameter, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+    func withValue<Result>(_ parameter: SKANParameter, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
         rethrows -> Result?
     {
         guard let range = valueRange(parameter) else { return nil }

@@ -55,35 +55,13 @@ public struct Revenue: Sendable, Equatable {
             for k in 1...3 where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(text[i + k]) { return nil }
             let currency = Self.currencyCode(text[i + 1], text[i + 2], text[i + 3])
             i += 6
-            // A JSON number without a sign: int, or with a fraction and/or exponent.
-            let start = i
-            func digits() -> Int {
-                let from = i
-                while i < n, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
-                return i - from
-            }
-            let whole = digits()
-            guard whole > 0, whole == 1 || text[start] != UInt8(ascii: "0") else { return nil }
-            var isInteger = true
-            if i < n, text[i] == UInt8(ascii: ".") {
-                isInteger = false
-                i += 1
-                guard digits() > 0 else { return nil }
-            }
-            if i < n, text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E") {
-                isInteger = false
-                i += 1
-                if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
-                guard digits() > 0 else { return nil }
-            }
-            let number = UnsafeBufferPointer(rebasing: text[start..<i])
-            if isInteger, let value = ParameterReader.parseInteger(number) {
-                amounts.append(Amount(currency: currency, amount: Double(value), json: .int(value)))
-            } else if let value = Self.shortDecimal(number) {
-                amounts.append(Amount(currency: currency, amount: value, json: .double(value)))
-            } else {
-                guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else { return nil }
-                amounts.append(Amount(currency: currency, amount: value, json: .double(value)))
+            // A JSON number without a sign (a negative amount is the parser's to explain), read
+            // by the JSON parser's own grammar.
+            guard i < n, text[i] != UInt8(ascii: "-") else { return nil }
+            switch try? JSONNumber.read(text, at: &i) {
+            case .int(let value)?: amounts.append(Amount(currency: currency, amount: Double(value), json: .int(value)))
+            case .double(let value)?: amounts.append(Amount(currency: currency, amount: value, json: .double(value)))
+            default: return nil
             }
             guard i < n else { return nil }
             if text[i] == UInt8(ascii: "}") { return i == n - 1 ? Revenue(amounts: amounts) : nil }
@@ -103,37 +81,6 @@ public struct Revenue: Sendable, Equatable {
             if letters.next() == a && letters.next() == b && letters.next() == c { return code }
         }
         return String(decoding: [a, b, c], as: UTF8.self)
-    }
-
-    /// A decimal without an exponent of at most 15 digits (`4.99`, `0.12`), read exactly without
-    /// strtod: its digits as an integer are exact in a Double (below 2^53), so is the power of ten
-    /// (up to 10^22), and one IEEE division of two exact values is correctly rounded (Clinger's
-    /// fast path), so the result is the Double nearest the decimal, as strtod gives. Nil otherwise.
-    static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        var mantissa: Int64 = 0
-        var digits = 0
-        var fraction = -1
-        for b in text {
-            if b == UInt8(ascii: ".") {
-                guard fraction < 0 else { return nil }
-                fraction = 0
-                continue
-            }
-            guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { return nil }
-            mantissa = mantissa * 10 + Int64(b - UInt8(ascii: "0"))
-            digits += 1
-            if fraction >= 0 { fraction += 1 }
-            guard digits <= 15 else { return nil }
-        }
-        guard digits > 0, fraction <= 22 else { return nil }
-        return fraction > 0 ? Double(mantissa) / powersOfTen[fraction] : Double(mantissa)
-    }
-
-    /// 10^0 ... 10^22, every one exact in a Double.
-    private static let powersOfTen: [Double] = (0...22).map { n in
-        var p = 1.0
-        for _ in 0..<n { p *= 10 }
-        return p
     }
 
     /// True for "USD", "EUR": three upper-case ASCII letters (ISO 4217 shape).

@@ -62,6 +62,20 @@ import Testing
         #expect(String(decoding: w.bytes, as: UTF8.self) == "{\"n\u{FFFD}\":\"\u{FFFD}\"}")
     }
 
+    /// The public way in takes any bytes, no pointer: an array, a slice, a string's UTF-8 view, a
+    /// collection with no contiguous storage; each gives what the pointer form gives.
+    @Test func fieldsComeInFromAnyBytes() {
+        var p = RequestParameters()
+        let name: [UInt8] = Array("p0_coarse".utf8)
+        p.append(name: name, value: [UInt8(ascii: "1")])
+        p.append(name: Array("xidfv".utf8).dropFirst(), value: "ABC".utf8)
+        p.append(name: "tag".utf8.lazy.map { $0 }, value: [0x6E, 0xFF].lazy.map { $0 })
+        #expect(p[SKANParameter.p0Coarse] == "1")
+        #expect(p[SKANParameter.idfv] == "ABC")
+        #expect(p["tag"] == "n\u{FFFD}")
+        #expect(p.distinctNames == 3)
+    }
+
     @Test func manyUnknownNamesAreCountedOnce() {
         let pairs = (0..<200).map { (name: "k\($0 % 150)", value: "v\($0)") }
         let p = RequestParameters(pairs)

@@ -57,33 +57,6 @@ import Testing
         #expect(Self.compact(text) == nil)
     }
 
-    /// Short decimals are read without strtod: for digits of every length up to 15 with the point
-    /// anywhere (and past the fast path's limits), the Double is strtod's, bit for bit.
-    @Test func shortDecimalsReadAsStrtodReadsThem() {
-        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(seed >> 33) % bound
-        }
-        for length in 1...18 {
-            for _ in 0..<400 {
-                var digits = (0..<length).map { _ in Character(String(next(10))) }
-                if next(3) == 0 { digits[0] = "0" }
-                let point = next(length + 1)
-                let text = point == length ? String(digits) : String(digits[..<point]) + "." + String(digits[point...])
-                let expected = Double(text)
-                let fast = Array(text.utf8).withUnsafeBufferPointer { Revenue.shortDecimal($0) }
-                if let fast {
-                    #expect(fast.bitPattern == expected?.bitPattern, "\(text)")
-                } else {
-                    #expect(length > 15 || point == 0, "\(text) left to strtod")
-                }
-            }
-        }
-        #expect(Array("4.99".utf8).withUnsafeBufferPointer { Revenue.shortDecimal($0) } == 4.99)
-        #expect(Array("1.2.3".utf8).withUnsafeBufferPointer { Revenue.shortDecimal($0) } == nil)
-    }
-
     /// The common currencies come from a table, every other code from its bytes: the same strings.
     @Test func currencyCodesAreTheirLetters() {
         for code in ["USD", "EUR", "AUD", "XAF", "USE", "ZZZ"] {
