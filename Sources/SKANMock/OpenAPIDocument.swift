@@ -782,11 +782,13 @@ components:
         tenant: {type: string, description: 'Under /t/{name}: the tenant''s name.'}
         tenants:
           type: object
-          description: 'At the root: the named tenants in use, and their bound (--max-tenants).'
-          required: [count, max]
+          description: 'At the root: the named tenants in use, their bound (--max-tenants), and the device bounds each named tenant has: an equal share of --device-capacity and the device bytes.'
+          required: [count, max, device_capacity_each, device_bytes_each]
           properties:
             count: {type: integer, minimum: 0}
             max: {type: integer, minimum: 1}
+            device_capacity_each: {type: integer, minimum: 1}
+            device_bytes_each: {type: integer, minimum: 1}
     Finding:
       type: object
       required: [param, code, message]

@@ -121,7 +121,7 @@ public final class SKANMockServer: Sendable {
         // and no device; one dropped leaves nothing behind, in the journal's view either.
         let defaultService = service
         let tenants = TenantRegistry(
-            capacity: options.maxTenants, clock: clock,
+            capacity: options.maxTenants, deviceBounds: Tenant.deviceBounds(options), clock: clock,
             make: { name in
                 let tenant = Tenant.fresh(
                     named: name, model: defaultService.model, baseClock: clock, options: options)

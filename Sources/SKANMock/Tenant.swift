@@ -28,17 +28,27 @@ final class Tenant: Sendable {
     }
 
     /// A named tenant as a fresh one starts: `model` and its faults, the start-up clock offset, no
-    /// device, the server's device bounds.
+    /// device, its share of the server's device bounds (`deviceBounds`).
     static func fresh(
         named name: String, model: ConversionModel, baseClock: any SKANClock, options: ServerOptions
     ) -> Tenant {
         let clock = OffsetClock(base: baseClock, offsetSeconds: options.clockOffsetSeconds)
+        let bounds = deviceBounds(options)
         return Tenant(
             name: name,
             service: ConversionService(
-                model: model, clock: clock, deviceCapacity: options.deviceCapacity, deviceBytes: options.deviceBytes,
+                model: model, clock: clock, deviceCapacity: bounds.capacity, deviceBytes: bounds.bytes,
                 strict: options.strict),
             faults: FaultInjector(rules: model.faults), clock: clock)
+    }
+
+    /// A named tenant's device bounds: an equal share of `--device-capacity` and the device bytes
+    /// among `--max-tenants`, so all named tenants together hold no more device state than the
+    /// default tenant may (a test's tenant needs a few devices; 64 tenants of the defaults get
+    /// 1,562 devices and 4 MiB each). Never below one device and 64 KiB.
+    static func deviceBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
+        let share = max(1, options.maxTenants)
+        return (max(1, options.deviceCapacity / share), max(64 << 10, options.deviceBytes / share))
     }
 
     /// `filter` narrowed to this tenant's entries.

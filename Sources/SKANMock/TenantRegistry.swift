@@ -20,6 +20,8 @@ final class TenantRegistry: Sendable {
     }
 
     let capacity: Int
+    /// What each named tenant's devices are bounded by (`Tenant.deviceBounds`), for the health answer.
+    let deviceBounds: (capacity: Int, bytes: Int)
     private let make: @Sendable (String) -> TenantSite
     /// Told of each tenant dropped (by the bound or by `drop`), after the lock.
     private let dropped: @Sendable (TenantSite) -> Void
@@ -27,10 +29,11 @@ final class TenantRegistry: Sendable {
     private let state = Mutex(State())
 
     init(
-        capacity: Int, clock: any SKANClock, make: @escaping @Sendable (String) -> TenantSite,
-        dropped: @escaping @Sendable (TenantSite) -> Void
+        capacity: Int, deviceBounds: (capacity: Int, bytes: Int), clock: any SKANClock,
+        make: @escaping @Sendable (String) -> TenantSite, dropped: @escaping @Sendable (TenantSite) -> Void
     ) {
         self.capacity = max(1, capacity)
+        self.deviceBounds = deviceBounds
         self.clock = clock
         self.make = make
         self.dropped = dropped

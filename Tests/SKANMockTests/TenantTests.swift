@@ -128,10 +128,33 @@ struct TenantTests {
         #expect(list["max"] == 2 && list["count"] == 2)
         #expect(list["tenants"]?[1]?["requests"] == 2 && list["tenants"]?[1]?["devices"] == 1)
         #expect(mock.server.journal.count(JournalFilter(tenant: .only("b"))) == 0)
-        #expect(json(mock.send(.get, "/__admin/health"))["tenants"] == ["count": 2, "max": 2])
+        let health = json(mock.send(.get, "/__admin/health"))["tenants"]
+        #expect(health?["count"] == 2 && health?["max"] == 2)
         // b comes back afresh.
         #expect(mock.send(.get, "/t/b/__admin/devices/D").status == 404)
         #expect(json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue?.count == 2)
+    }
+
+    /// Issue 39: the named tenants together hold no more device state than the default tenant may:
+    /// each has an equal share of the device bounds, said in the health answer.
+    @Test func eachNamedTenantHoldsAShareOfTheDeviceBounds() throws {
+        let mock = try InProcessServer {
+            $0.maxTenants = 2
+            $0.deviceCapacity = 4
+        }
+        for device in ["D1", "D2", "D3"] {
+            mock.session(device, path: "/t/a/api/v2/conversion_value")
+            mock.session(device)
+        }
+        let tenants = json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue ?? []
+        #expect(
+            tenants.first?["devices"] == 2, "a named tenant keeps its 2 of the 4, the least recently used going first")
+        #expect(mock.send(.get, "/t/a/__admin/devices/D1").status == 404)
+        #expect(mock.send(.get, "/t/a/__admin/devices/D3").status == 200)
+        #expect(json(mock.send(.get, "/__admin/health"))["devices"] == 3, "the default tenant has all 4")
+        let health = json(mock.send(.get, "/__admin/health"))["tenants"]
+        #expect(health?["device_capacity_each"] == 2)
+        #expect(health?["device_bytes_each"] == .int(Int64(DeviceStateStore.defaultMaxBytes / 2)))
     }
 
     @Test func aDroppedTenantStartsAfresh() throws {

@@ -42,7 +42,11 @@ struct HealthRoutes: AdminRouteCollection {
             members.append(
                 JSONMember(
                     "tenants",
-                    ["count": .int(Int64(tenants.count)), "max": .int(Int64(tenants.capacity))]))
+                    [
+                        "count": .int(Int64(tenants.count)), "max": .int(Int64(tenants.capacity)),
+                        "device_capacity_each": .int(Int64(tenants.deviceBounds.capacity)),
+                        "device_bytes_each": .int(Int64(tenants.deviceBounds.bytes))
+                    ]))
         }
         return AdminResponse.json(.object(members))
     }
