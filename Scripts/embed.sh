@@ -48,10 +48,11 @@ echo "embed.sh: wrote $out"
 # FindingCode.upstreamComparison (differs_from_upstream, then each UpstreamFailure's finding code).
 # Read from the Swift sources; ConsoleAssetsTests checks the result against the types themselves.
 domain=Sources/SKANDomain
-coarse=$(sed -n 's/^ *public static let names = \(\[.*\]\)$/\1/p' "$domain/CoarseValue.swift")
-code() { sed -n "s/^ *case \.$1: \"\([a-z0-9_]*\)\"\$/\1/p" "$domain/ValidationFinding.swift"; }
+in_domain() { find "$domain" -name "$1" -type f; }  # each name is one file
+coarse=$(sed -n 's/^ *public static let names = \(\[.*\]\)$/\1/p' "$(in_domain CoarseValue.swift)")
+code() { sed -n "s/^ *case \.$1: \"\([a-z0-9_]*\)\"\$/\1/p" "$(in_domain ValidationFinding.swift)"; }
 codes="\"$(code differsFromUpstream)\""
-for name in $(sed -n 's/^ *case \.[A-Za-z]*: \.\(upstream[A-Za-z]*\)$/\1/p' "$domain/UpstreamFailure.swift"); do
+for name in $(sed -n 's/^ *case \.[A-Za-z]*: \.\(upstream[A-Za-z]*\)$/\1/p' "$(in_domain UpstreamFailure.swift)"); do
     codes="$codes, \"$(code "$name")\""
 done
 case "$coarse $codes" in

@@ -17,7 +17,7 @@ protocol EventStreamTransport: Sendable {
 /// cleared. The session pulls: it keeps a position in the journal and, on a serial queue of its
 /// own, reads what is new, formats it and hands it to the connection, at most every `coalescing`
 /// under load. Recording a request therefore costs an open console nothing but a flag check (see
-/// `JournalReader`). A reader too far behind (more than `maxQueuedEntries` matching entries
+/// `JournalSubscription`). A reader too far behind (more than `maxQueuedEntries` matching entries
 /// waiting, or `maxPendingBytes` not yet on the socket) is closed rather than let slow down request
 /// handling; it resumes with `Last-Event-ID`.
 ///
@@ -57,7 +57,7 @@ final class EventStreamSession: @unchecked Sendable {
         var resetFirst = false
         var closed = false
         var lastSent = MonotonicClock.microseconds()
-        var reader: JournalReader?
+        var reader: JournalSubscription?
     }
 
     let bootId: String
@@ -244,7 +244,7 @@ final class EventStreamSession: @unchecked Sendable {
 
     /// Ends the stream (a reader too far behind, or the connection went away); idempotent.
     func close() {
-        let (reader, wasClosed) = state.withLock { s -> (JournalReader?, Bool) in
+        let (reader, wasClosed) = state.withLock { s -> (JournalSubscription?, Bool) in
             let was = s.closed
             s.closed = true
             defer { s.reader = nil }

@@ -11,7 +11,7 @@
                 maxWaitingBytes: options.maxWaitingBytes)
         }
 
-        func send(_ exchange: UpstreamExchange, completion: @escaping @Sendable (UpstreamReply) -> Void) {
+        func send(_ exchange: UpstreamForward, completion: @escaping @Sendable (UpstreamReply) -> Void) {
             let request = UpstreamRequest(
                 method: exchange.method, origin: exchange.origin, target: exchange.target, headers: exchange.headers,
                 body: exchange.body,

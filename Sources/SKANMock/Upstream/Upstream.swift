@@ -85,11 +85,11 @@ final class Upstream: Sendable {
     /// headers with `Via` added, and the body as received.
     func exchange(
         for request: HTTPRequest, endpoint: SKANEndpoint, added: [RouteAlias.Parameter]
-    ) -> UpstreamExchange {
+    ) -> UpstreamForward {
         let headers =
             Self.forwardedHeaders.compactMap { name in request.headers[name].map { "\(name): \($0)" } }
             + ["Via: " + (request.headers["Via"].map { $0 + ", " } ?? "") + Self.via]
-        return UpstreamExchange(
+        return UpstreamForward(
             method: request.method.rawValue, origin: options.baseURL,
             target: target(for: endpoint, query: request.query, added: added),
             headers: headers, body: request.body, timeoutSeconds: options.timeoutSeconds)

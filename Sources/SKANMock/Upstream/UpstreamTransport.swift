@@ -6,7 +6,7 @@
 protocol UpstreamTransport: Sendable {
     /// Sends `exchange`; `completion` runs once, on another thread, or at once on the caller's
     /// when the exchange is not sent (a full queue, a stop).
-    func send(_ exchange: UpstreamExchange, completion: @escaping @Sendable (UpstreamReply) -> Void)
+    func send(_ exchange: UpstreamForward, completion: @escaping @Sendable (UpstreamReply) -> Void)
 
     /// Sends nothing more, and waits at most `seconds` until every exchange sent has had its
     /// reply and each completion has run.
@@ -15,7 +15,7 @@ protocol UpstreamTransport: Sendable {
 
 /// One request as it goes to the upstream: what a client sent skan-mock, addressed to the
 /// upstream's base URL with the headers that go along (`Upstream` chooses them).
-struct UpstreamExchange: Sendable, Equatable {
+struct UpstreamForward: Sendable, Equatable {
     var method: String
     /// The upstream's base: scheme, host and port.
     var origin: String

@@ -7,14 +7,14 @@ import SystemPOSIX
 /// and anything sent after it at once. No socket, no thread, no clock.
 final class UpstreamTwin: UpstreamTransport {
     private struct State {
-        var sent: [UpstreamExchange] = []
+        var sent: [UpstreamForward] = []
         var open: [Int: @Sendable (UpstreamReply) -> Void] = [:]
         var stopped = false
     }
 
     private let state = Mutex(State())
 
-    func send(_ exchange: UpstreamExchange, completion: @escaping @Sendable (UpstreamReply) -> Void) {
+    func send(_ exchange: UpstreamForward, completion: @escaping @Sendable (UpstreamReply) -> Void) {
         let stopped = state.withLock { state in
             guard !state.stopped else { return true }
             state.open[state.sent.count] = completion
@@ -34,7 +34,7 @@ final class UpstreamTwin: UpstreamTransport {
     }
 
     /// Every exchange sent so far, in the order sent.
-    var sent: [UpstreamExchange] { state.withLock { $0.sent } }
+    var sent: [UpstreamForward] { state.withLock { $0.sent } }
 
     /// Exchanges sent and not yet answered.
     var openCount: Int { state.withLock { $0.open.count } }

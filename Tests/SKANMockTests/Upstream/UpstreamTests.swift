@@ -17,7 +17,7 @@ struct UpstreamTests {
         let exchange = upstream.exchange(for: request, endpoint: .event, added: [.init(name: "p", value: "iOS")])
         #expect(
             exchange
-                == UpstreamExchange(
+                == UpstreamForward(
                     method: "POST", origin: "http://upstream.test:8081", target: "/api/v1/evt?n=a%23b&p=iOS",
                     headers: ["Content-Type: x/y", "Via: 1.0 proxy, 1.1 skan-mock"], body: Array("idfv=1".utf8),
                     timeoutSeconds: 2))

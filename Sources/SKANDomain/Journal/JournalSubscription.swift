@@ -5,7 +5,7 @@ import SystemPOSIX
 /// one flag check, however many readers are open. A reader that has read everything arms itself;
 /// the next commit disarms it and calls `wake` once (under the journal's lock: `wake` must only
 /// schedule work, never call back into the journal). Clearing the journal wakes every reader.
-public final class JournalReader: Sendable {
+public final class JournalSubscription: Sendable {
     private let armed = Atomic<Bool>(false)
     private let onWake: @Sendable () -> Void
 

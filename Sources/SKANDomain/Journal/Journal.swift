@@ -25,7 +25,7 @@ public final class Journal: Sendable {
         /// showed them must be told to start again.
         var clearedThrough: Int64 = 0
         /// Live readers; each commit wakes the armed ones.
-        var readers: [JournalReader] = []
+        var readers: [JournalSubscription] = []
         /// Bumped by each clear, so a reader learns that what it showed is gone.
         var generation = 0
     }
@@ -152,16 +152,16 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Registers a live reader, woken as `JournalReader` describes, and returns where it starts.
-    public func addReader(wake: @escaping @Sendable () -> Void) -> (JournalReader, JournalPosition) {
+    /// Registers a live reader, woken as `JournalSubscription` describes, and returns where it starts.
+    public func addReader(wake: @escaping @Sendable () -> Void) -> (JournalSubscription, JournalPosition) {
         state.withLock { s in
-            let reader = JournalReader(wake: wake)
+            let reader = JournalSubscription(wake: wake)
             s.readers.append(reader)
             return (reader, JournalPosition(lastId: s.nextToCommit - 1, generation: s.generation))
         }
     }
 
-    public func removeReader(_ reader: JournalReader) {
+    public func removeReader(_ reader: JournalSubscription) {
         state.withLock { s in s.readers.removeAll { $0 === reader } }
     }
 

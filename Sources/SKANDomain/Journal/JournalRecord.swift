@@ -35,7 +35,7 @@ public struct JournalRecord: Sendable {
     /// The fault that changed the answer or its timing.
     public var fault: Fault?
     /// What the upstream did (`--upstream`).
-    public var upstream: UpstreamExchange?
+    public var upstream: UpstreamOutcome?
     /// The model's own answer, when the client was sent another (proxy mode, a replay).
     public var model: Answer?
     /// Whether a replay file gave the answer (present only under `--replay`).
@@ -92,7 +92,7 @@ public struct JournalRecord: Sendable {
     }
 
     /// `upstream`: the upstream's answer, or why there was none.
-    public enum UpstreamExchange: Sendable, Equatable {
+    public enum UpstreamOutcome: Sendable, Equatable {
         case answered(Answer, durationMicros: Int64?)
         /// `error` is the journal's word for it (`timeout`, `unreachable`, `not_sent`, `unusable`,
         /// `loop`).

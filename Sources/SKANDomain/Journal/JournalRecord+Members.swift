@@ -15,7 +15,7 @@ extension JournalRecord {
         JSONMember(Field.routeParams, .object(added.map { JSONMember($0.name, .string($0.value)) }))
     }
 
-    public static func upstreamMember(_ exchange: UpstreamExchange) -> JSONMember {
+    public static func upstreamMember(_ exchange: UpstreamOutcome) -> JSONMember {
         JSONMember(Field.upstream, exchange.json)
     }
 
@@ -53,7 +53,7 @@ extension JournalRecord.Answer {
     }
 }
 
-extension JournalRecord.UpstreamExchange {
+extension JournalRecord.UpstreamOutcome {
     /// The journal entry's `upstream`.
     public var json: JSONValue {
         typealias F = JournalRecord.Field
