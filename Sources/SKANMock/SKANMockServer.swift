@@ -24,6 +24,8 @@ public final class SKANMockServer: Sendable {
     /// Shadow mode's entries waiting for the upstream (for tests).
     var upstreamArrivals: ArrivalOrder? { upstream?.arrivals }
     private let delays: PendingDelays
+    /// What started, to stop in reverse.
+    private let lifecycle = ServerLifecycle()
     /// The named tenants (`/t/NAME`).
     let tenants: TenantRegistry
     /// What answers every request, sockets aside: tests drive routes through it in process.
@@ -187,6 +189,7 @@ public final class SKANMockServer: Sendable {
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path) : nil
         }
+        lifecycle.adopt(Self.madeParts(sink: sink, upstream: upstream, delays: delays))
     }
 
     /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
@@ -206,44 +209,97 @@ public final class SKANMockServer: Sendable {
     /// Starts listening. The port is known when this returns. An upstream found to be one of the
     /// ports just bound (`--port 0` and a guess) closes them again and fails the start.
     public func start() throws(StartupError) {
-        do {
-            try http.start()
-        } catch {
-            http.shutdown(gracePeriod: 0)
-            throw StartupError(
-                .listeners, "--port \(options.port): \(error.description)" + Self.inUseHint(error, "--port"))
-        }
-        do {
-            try httpsServer?.start()
-        } catch {
-            http.shutdown(gracePeriod: 0)
-            throw StartupError(
-                .listeners,
-                "--https-port \(options.https?.port ?? 0): \(error.description)" + Self.inUseHint(error, "--https-port")
-            )
-        }
-        if let upstream = options.upstream {
-            do {
-                try StartupConfiguration.notItself(
-                    upstream, listenHost: options.host, ports: [http.port] + (httpsServer.map { [$0.port] } ?? []),
-                    localAddresses: System.reachableAddresses().map(\.address))
-            } catch {
-                http.shutdown(gracePeriod: 0)
-                httpsServer?.shutdown(gracePeriod: 0)
-                throw error
-            }
-        }
-        ports.set(http: http.port, https: httpsServer?.port)
-        watcher?.start { [weak self] in
-            guard let self else { return true }
-            let result = self.reloadModelFile()
-            self.reportReload(result.mapError { StartupError(.model, $0.summary) }, trigger: "file changed")
-            // A file that could not be read is tried again on the next tick; a bad one waits for
-            // its next change (no line a second about the same mistake).
-            if case .failure(let failure) = result, failure.couldNotRead { return false }
-            return true
-        }
+        try lifecycle.start(parts)
     }
+
+    /// What the start-up stages made running (the journal's file, the upstream, the delays'
+    /// timer): adopted by the lifecycle at the end of `init`, stopped after the listeners, so that
+    /// every answer in flight is journaled.
+    private static func madeParts(sink: JournalFileSink?, upstream: Upstream?, delays: PendingDelays)
+        -> [any ServerService]
+    {
+        [
+            ServerPart("journal file", stop: { _ in sink?.flush() }),
+            ServerPart("upstream", stop: { _ in upstream?.stop() }),
+            // Delayed answers that outlived the listeners' grace period reached no client: journaled so.
+            ServerPart("delayed answers", stop: { _ in delays.stop() })
+        ]
+    }
+
+    /// The parts `start()` starts, in order; `stop` stops them in reverse, then the ones made by
+    /// the start-up stages (`ServerLifecycle`).
+    private var parts: [any ServerService] {
+        let options = options
+        let (http, httpsServer, ports) = (http, httpsServer, ports)
+        var parts: [any ServerService] = [
+            ServerPart(
+                "http listener",
+                start: { () throws(StartupError) in
+                    do throws(HTTPServerError) {
+                        try http.start()
+                    } catch {
+                        http.shutdown(gracePeriod: 0)
+                        throw StartupError(
+                            .listeners,
+                            "--port \(options.port): \(error.description)" + Self.inUseHint(error, "--port"))
+                    }
+                },
+                stop: { http.shutdown(gracePeriod: $0) })
+        ]
+        if let httpsServer {
+            parts.append(
+                ServerPart(
+                    "https listener",
+                    start: { () throws(StartupError) in
+                        do throws(HTTPServerError) {
+                            try httpsServer.start()
+                        } catch {
+                            httpsServer.shutdown(gracePeriod: 0)
+                            throw StartupError(
+                                .listeners,
+                                "--https-port \(options.https?.port ?? 0): \(error.description)"
+                                    + Self.inUseHint(error, "--https-port"))
+                        }
+                    },
+                    stop: { httpsServer.shutdown(gracePeriod: $0) }))
+        }
+        parts.append(
+            ServerPart(
+                "ports",
+                start: { () throws(StartupError) in
+                    if let upstream = options.upstream {
+                        try StartupConfiguration.notItself(
+                            upstream, listenHost: options.host,
+                            ports: [http.port] + (httpsServer.map { [$0.port] } ?? []),
+                            localAddresses: System.reachableAddresses().map(\.address))
+                    }
+                    ports.set(http: http.port, https: httpsServer?.port)
+                }))
+        if let watcher {
+            parts.append(
+                ServerPart(
+                    "model watcher",
+                    start: { [weak self] in
+                        watcher.start { [weak self] in
+                            guard let self else { return true }
+                            let result = self.reloadModelFile()
+                            self.reportReload(
+                                result.mapError { StartupError(.model, $0.summary) }, trigger: "file changed")
+                            // A file that could not be read is tried again on the next tick; a bad one
+                            // waits for its next change (no line a second about the same mistake).
+                            if case .failure(let failure) = result, failure.couldNotRead { return false }
+                            return true
+                        }
+                    },
+                    stop: { _ in watcher.stop() }))
+        }
+        // Stopped first: a test waiting for requests is answered before anything else stops.
+        parts.append(ServerPart("journal waiters", stop: { [journal] _ in journal.waiters.expireAll() }))
+        return parts
+    }
+
+    /// The parts running, in start order (for tests).
+    var runningParts: [String] { lifecycle.running }
 
     public var port: Int { http.port }
 
@@ -267,16 +323,10 @@ public final class SKANMockServer: Sendable {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
-    /// Stops accepting, finishes requests in flight, and flushes the journal log.
+    /// Stops accepting, finishes requests in flight, and flushes the journal log: the server's
+    /// parts in the reverse of their start (`parts`).
     public func stop(gracePeriod: Double = 5) {
-        watcher?.stop()
-        journal.waiters.expireAll()
-        http.shutdown(gracePeriod: gracePeriod)
-        httpsServer?.shutdown(gracePeriod: gracePeriod)
-        // Delayed answers that outlived the grace period reached no client: journal them so.
-        delays.stop()
-        upstream?.stop()
-        sink?.flush()
+        lifecycle.stop(gracePeriod: gracePeriod)
     }
 
     /// Answers an injected `delay` fault holds back right now (journaled once sent).

@@ -1,0 +1,61 @@
+import SystemPOSIX
+import Testing
+
+@testable import SKANMock
+
+/// The server's parts start in their declared order and stop in reverse; a part that fails to
+/// start stops the ones before it; stopping twice stops once.
+@Suite struct ServerLifecycleTests {
+    /// Records what happened to the parts, in order.
+    final class Log: Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    private func part(_ name: String, _ log: Log, failing: Bool = false) -> ServerPart {
+        ServerPart(
+            name,
+            start: { () throws(SKANMockServer.StartupError) in
+                if failing { throw SKANMockServer.StartupError(.listeners, "\(name) cannot start") }
+                log.add("start \(name)")
+            },
+            stop: { grace in log.add("stop \(name) \(grace)") })
+    }
+
+    @Test func partsStopInTheReverseOfTheirStart() throws {
+        let log = Log()
+        let lifecycle = ServerLifecycle()
+        try lifecycle.start(["file", "listener", "watcher"].map { part($0, log) })
+        #expect(lifecycle.running == ["file", "listener", "watcher"])
+        lifecycle.stop(gracePeriod: 5)
+        lifecycle.stop(gracePeriod: 5)
+        #expect(
+            log.all == [
+                "start file", "start listener", "start watcher", "stop watcher 5.0", "stop listener 5.0",
+                "stop file 5.0"
+            ])
+        #expect(lifecycle.running.isEmpty)
+    }
+
+    @Test func aPartThatFailsToStartStopsTheOnesBeforeIt() {
+        let log = Log()
+        let lifecycle = ServerLifecycle()
+        #expect(throws: SKANMockServer.StartupError.self) {
+            try lifecycle.start([part("file", log), part("listener", log), part("https", log, failing: true)])
+        }
+        #expect(log.all == ["start file", "start listener", "stop listener 0.0", "stop file 0.0"])
+        #expect(lifecycle.running.isEmpty)
+    }
+
+    /// The real server's parts, in the order they start (the first three made by the start-up
+    /// stages): what stops last is the journal's file.
+    @Test func theServersPartsAreDeclaredInOrder() throws {
+        let server = try SKANMockServer.start { $0.port = 0 }
+        defer { server.stop(gracePeriod: 0) }
+        #expect(
+            server.runningParts == [
+                "journal file", "upstream", "delayed answers", "http listener", "ports", "journal waiters"
+            ])
+    }
+}
