@@ -231,37 +231,10 @@ public final class SKANMockServer: Sendable {
     private var parts: [any ServerService] {
         let options = options
         let (http, httpsServer, ports) = (http, httpsServer, ports)
-        var parts: [any ServerService] = [
-            ServerPart(
-                "http listener",
-                start: { () throws(StartupError) in
-                    do throws(HTTPServerError) {
-                        try http.start()
-                    } catch {
-                        http.shutdown(gracePeriod: 0)
-                        throw StartupError(
-                            .listeners,
-                            "--port \(options.port): \(error.description)" + Self.inUseHint(error, "--port"))
-                    }
-                },
-                stop: { http.shutdown(gracePeriod: $0) })
-        ]
+        var parts: [any ServerService] = [Self.listener("http listener", http, option: "--port", port: options.port)]
         if let httpsServer {
             parts.append(
-                ServerPart(
-                    "https listener",
-                    start: { () throws(StartupError) in
-                        do throws(HTTPServerError) {
-                            try httpsServer.start()
-                        } catch {
-                            httpsServer.shutdown(gracePeriod: 0)
-                            throw StartupError(
-                                .listeners,
-                                "--https-port \(options.https?.port ?? 0): \(error.description)"
-                                    + Self.inUseHint(error, "--https-port"))
-                        }
-                    },
-                    stop: { httpsServer.shutdown(gracePeriod: $0) }))
+                Self.listener("https listener", httpsServer, option: "--https-port", port: options.https?.port ?? 0))
         }
         parts.append(
             ServerPart(
@@ -296,6 +269,22 @@ public final class SKANMockServer: Sendable {
         // Stopped first: a test waiting for requests is answered before anything else stops.
         parts.append(ServerPart("journal waiters", stop: { [journal] _ in journal.waiters.expireAll() }))
         return parts
+    }
+
+    /// A listener as a part: a port it cannot bind fails the start with the option to change.
+    private static func listener(_ name: String, _ server: HTTPServer, option: String, port: Int) -> ServerPart {
+        ServerPart(
+            name,
+            start: { () throws(StartupError) in
+                do throws(HTTPServerError) {
+                    try server.start()
+                } catch {
+                    server.shutdown(gracePeriod: 0)
+                    throw StartupError(
+                        .listeners, "\(option) \(port): \(error.description)" + Self.inUseHint(error, option))
+                }
+            },
+            stop: { server.shutdown(gracePeriod: $0) })
     }
 
     /// The parts running, in start order (for tests).
