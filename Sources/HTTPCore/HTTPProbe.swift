@@ -25,25 +25,51 @@ public enum HTTPProbe {
 
     /// A POST of `body` (with its `Content-Length`), as blocking and as bounded as `get`: the
     /// admin API sends postbacks with it (`POST /__admin/devices/{id}/postbacks/send`).
+    /// `admit` sees the numeric address `host` resolved to, before connecting to it, and returns
+    /// why it must not be reached, or nil (the sender refuses this server's own admin API).
     public static func post(
         host: String, port: Int, path: String, headers: [(String, String)] = [], body: [UInt8], timeout: Double = 3,
-        maxBytes: Int = defaultMaxBytes
+        maxBytes: Int = defaultMaxBytes, admit: (String) -> String? = { _ in nil }
     ) throws(Failure) -> (status: Int, body: [UInt8]) {
         try exchange(
             "POST", host: host, port: port, path: path, headers: headers, body: body, timeout: timeout,
-            maxBytes: maxBytes)
+            maxBytes: maxBytes, admit: admit)
+    }
+
+    /// The `Host` header's value: an IPv6 address in brackets (RFC 9110 7.2), else as given.
+    static func hostHeader(host: String, port: Int) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// A request target or header text that could end its line early or split it (CR, LF, NUL,
+    /// any control byte; a space too in the target): never written, whoever gave it.
+    static func breaksTheLine(_ text: String, spaceAllowed: Bool) -> Bool {
+        text.utf8.contains { $0 < 0x20 && !(spaceAllowed && $0 == 0x09) || $0 == 0x7F || (!spaceAllowed && $0 == 0x20) }
     }
 
     private static func exchange(
         _ method: String, host: String, port: Int, path: String, headers: [(String, String)], body: [UInt8]?,
-        timeout: Double, maxBytes: Int
+        timeout: Double, maxBytes: Int, admit: (String) -> String? = { _ in nil }
     ) throws(Failure) -> (status: Int, body: [UInt8]) {
         guard timeout > 0, timeout.isFinite else { throw Failure(description: "the timeout must be positive") }
+        guard path.hasPrefix("/"), !breaksTheLine(path, spaceAllowed: false), !breaksTheLine(host, spaceAllowed: false)
+        else { throw Failure(description: "the target has a space or a control byte; nothing was sent") }
+        for (name, value) in headers
+        where name.isEmpty || breaksTheLine(name, spaceAllowed: false) || name.contains(":")
+            || breaksTheLine(value, spaceAllowed: true)
+        {
+            throw Failure(description: "header \(name) has a control byte; nothing was sent")
+        }
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(min(timeout, 1e9) * 1e9)
         let fd: Int32
+        var refusal: String?
         do {
-            fd = try System.connect(host: host, port: port, timeout: timeout)
+            fd = try System.connect(host: host, port: port, timeout: timeout) { address in
+                refusal = admit(address)
+                return refusal == nil
+            }
         } catch {
+            if let refusal { throw Failure(description: refusal) }
             switch error.domain {
             case .addressInfo: throw Failure(description: "cannot resolve \(host)")
             case .errno where error.function.description == "socket":
@@ -52,7 +78,8 @@ public enum HTTPProbe {
             }
         }
         defer { System.close(fd) }
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        var request =
+            "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader(host: host, port: port))\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         if let body { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"

@@ -436,7 +436,7 @@ paths:
     post:
       operationId: sendPostbacks
       summary: POSTs the device's predicted postbacks, signed as GET /__admin/devices/{device}/postbacks shows them, to a receiver, as StoreKitTest's flushPostbacks does.
-      description: Every postback of the tier that is not never_sent (pending ones too), one after the other over plain HTTP (5 s each at most), each journaled as endpoint postback with a sent member and the receiver's answer. A url with no path gets the path Apple adds to an app's copy endpoint (/.well-known/skadnetwork/report-attribution/ or /.well-known/appattribution/report-attribution/). skan-mock's own receiver takes them.
+      description: Every postback of the tier that is not never_sent (pending ones too), one after the other over plain HTTP (5 s each at most, on the sender's own threads, 4 sends at once and 32 waiting), each journaled as endpoint postback with a sent member and the receiver's answer. A url with no path gets the path Apple adds to an app's copy endpoint (/.well-known/skadnetwork/report-attribution/ or /.well-known/appattribution/report-attribution/). skan-mock's own receiver takes them.
       parameters:
         - name: device
           in: path
@@ -451,7 +451,7 @@ paths:
               required: [url]
               additionalProperties: false
               properties:
-                url: {type: string, pattern: '^http://', description: 'The receiver: http://HOST:PORT[/PATH].'}
+                url: {type: string, pattern: '^http://', description: 'The receiver: http://HOST:PORT[/PATH][?QUERY], read strictly as RFC 3986 (no space or control byte; percent-encode). Never this server itself but at a receiver path (/.well-known/.../report-attribution/, at the root or under /t/NAME).'}
                 tier: {type: integer, minimum: 0, maximum: 3, default: 3}
                 framework: {type: string, enum: [skan, aak], default: skan}
       responses:
@@ -476,10 +476,16 @@ paths:
                         window: {type: string, enum: [p0, p1, p2, skan3]}
                         status: {type: integer, description: The receiver's status; 0 when there was no answer.}
                         answer: {type: string}
-                        error: {type: [string, 'null'], description: 'Why there was no answer (cannot connect, no answer within 5 s).'}
+                        error: {type: [string, 'null'], description: 'Why there was no answer (cannot connect, no answer within 5 s, not sent because the server stopped first).'}
+                        not_sent: {type: boolean, description: 'true when the server stopped before this post was made.'}
         '400': {$ref: '#/components/responses/BadRequest'}
         '404': {$ref: '#/components/responses/NotFound'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+        '503':
+          description: The sender is busy (4 sends in progress and 32 waiting) or the server is stopping; nothing was sent. Retry-After says when to try again.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
   /__admin/postbacks/received:
     get:
       operationId: listReceivedPostbacks

@@ -24,6 +24,8 @@ public final class SKANMockServer: Sendable {
     /// Shadow mode's entries waiting for the upstream (for tests).
     var upstreamArrivals: ArrivalOrder? { upstream?.arrivals }
     private let delays: PendingDelays
+    /// The postback sender's threads and queue (for tests).
+    let postbackSends: PostbackSendQueue
     /// What started, to stop in reverse.
     private let lifecycle = ServerLifecycle()
     /// The named tenants (`/t/NAME`).
@@ -92,17 +94,20 @@ public final class SKANMockServer: Sendable {
             capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
         let delays = PendingDelays(timer: edges.delayTimer)
+        let postbackSends = PostbackSendQueue()
         let components = ServerComponents(
             journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
             startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
-            ports: ports, startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds),
+            ports: ports, listenHost: options.host,
+            startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds),
             upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
             journalFile: sink, delays: delays,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
-            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey))
+            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends)
         let context = AppContext(
             server: components, tenant: Tenant(name: nil, service: service, faults: faults, clock: self.clock))
         self.delays = delays
+        self.postbackSends = postbackSends
         var limits = options.limits
         let budget = DescriptorBudget.fit(
             maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
@@ -189,7 +194,7 @@ public final class SKANMockServer: Sendable {
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path) : nil
         }
-        lifecycle.adopt(Self.madeParts(sink: sink, upstream: upstream, delays: delays))
+        lifecycle.adopt(Self.madeParts(sink: sink, upstream: upstream, delays: delays, sends: postbackSends))
     }
 
     /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
@@ -215,14 +220,16 @@ public final class SKANMockServer: Sendable {
     /// What the start-up stages made running (the journal's file, the upstream, the delays'
     /// timer): adopted by the lifecycle at the end of `init`, stopped after the listeners, so that
     /// every answer in flight is journaled.
-    private static func madeParts(sink: JournalFileSink?, upstream: Upstream?, delays: PendingDelays)
-        -> [any ServerService]
-    {
+    private static func madeParts(
+        sink: JournalFileSink?, upstream: Upstream?, delays: PendingDelays, sends: PostbackSendQueue
+    ) -> [any ServerService] {
         [
             ServerPart("journal file", stop: { _ in sink?.flush() }),
             ServerPart("upstream", stop: { _ in upstream?.stop() }),
             // Delayed answers that outlived the listeners' grace period reached no client: journaled so.
-            ServerPart("delayed answers", stop: { _ in delays.stop() })
+            ServerPart("delayed answers", stop: { _ in delays.stop() }),
+            // Sends still waiting are journaled as not sent, before the journal's file is flushed.
+            ServerPart("postback sender", stop: { grace in sends.stop(gracePeriod: grace) })
         ]
     }
 

@@ -13,6 +13,8 @@ struct ServerComponents: Sendable {
     let bootId: String
     /// Known once the server listens.
     let ports: ListeningPorts
+    /// `--host`: what the postback sender must not reach, with `ports`.
+    let listenHost: String
     let startup: StartupState
     /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
     let upstream: Upstream?
@@ -28,4 +30,6 @@ struct ServerComponents: Sendable {
     let postbackSigning: PostbackSigning
     /// Checks received postbacks' signatures: Apple's keys, and the local CA's when HTTPS is on.
     let postbackVerifier: PostbackVerifier
+    /// The postback sender's threads and its bounded queue of sends.
+    let postbackSends: PostbackSendQueue
 }

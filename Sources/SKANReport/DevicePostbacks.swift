@@ -144,21 +144,39 @@ public struct DevicePostbacks: Sendable {
             members.append(JSONMember("meaning", .array(meaning.entries)))
             members.append(JSONMember("findings", .array(meaning.finding.map { [$0.json] } ?? [])))
         }
-        guard postback.status != .neverSent else {
-            members.append(JSONMember("apple", .null))
-            return .object(members)
-        }
-        if window != nil && options.framework == .aak {
-            let (apple, jws) = AdAttributionKitPostback.render(postback, device: device, signer: signing)
-            members += [JSONMember("apple", apple), JSONMember("jws", jws)]
-        } else {
-            let unsigned =
-                window == nil
-                ? PostbackSimulator.skan3AppleJSON(postback, device: device)
-                : PostbackSimulator.appleJSON(postback, device: device)
-            let (apple, signature) = SKAdNetworkSignature.sign(unsigned, signer: signing)
-            members += [JSONMember("apple", apple), JSONMember("signature", signature)]
-        }
+        members += apple(postback, skan3: window == nil)
         return .object(members)
+    }
+
+    /// `apple` (the body Apple would POST, null when it sends none) and its signature (`jws` or
+    /// `signature`).
+    private func apple(_ postback: PostbackSimulator.Postback, skan3: Bool) -> [JSONMember] {
+        guard postback.status != .neverSent else { return [JSONMember("apple", .null)] }
+        if !skan3 && options.framework == .aak {
+            let (apple, jws) = AdAttributionKitPostback.render(postback, device: device, signer: signing)
+            return [JSONMember("apple", apple), JSONMember("jws", jws)]
+        }
+        let unsigned =
+            skan3
+            ? PostbackSimulator.skan3AppleJSON(postback, device: device)
+            : PostbackSimulator.appleJSON(postback, device: device)
+        let (apple, signature) = SKAdNetworkSignature.sign(unsigned, signer: signing)
+        return [JSONMember("apple", apple), JSONMember("signature", signature)]
+    }
+
+    /// The bodies Apple would POST, window by window (`p0`...`p2`, then `skan3` for SKAdNetwork), at
+    /// the first tier asked for: every postback but the `never_sent` ones, pending ones too, as
+    /// StoreKitTest's `flushPostbacks` sends them. What the postback sender sends.
+    public var appleBodies: [(window: String, body: JSONValue)] {
+        var bodies: [(window: String, body: JSONValue)] = []
+        for postback in tiers.first?.postbacks ?? [] {
+            if let body = apple(postback, skan3: false).first?.value, !body.isNull {
+                bodies.append(("p\(postback.index)", body))
+            }
+        }
+        if options.framework == .skan, let skan3, let body = apple(skan3, skan3: true).first?.value, !body.isNull {
+            bodies.append(("skan3", body))
+        }
+        return bodies
     }
 }

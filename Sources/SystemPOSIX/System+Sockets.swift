@@ -52,10 +52,17 @@ extension System {
     }
 
     /// A blocking TCP connection to `host:port` whose reads and writes give up after `timeout` seconds.
-    public static func connect(host: String, port: Int, timeout: Double) throws(SystemError) -> Int32 {
+    /// `admit` sees the numeric address `host` resolved to (as `getnameinfo` writes it: `127.0.0.1`,
+    /// `::1`) before the socket connects to exactly that address; false refuses it (`EACCES`). A
+    /// caller that must not reach some addresses checks the one it connects to, not a second
+    /// resolution that DNS could answer differently.
+    public static func connect(
+        host: String, port: Int, timeout: Double, admit: (String) -> Bool = { _ in true }
+    ) throws(SystemError) -> Int32 {
         let list = try resolve(host: host, port: port, passive: false)
         defer { freeaddrinfo(list) }
         let info = list.pointee
+        guard admit(numericText(info) ?? "") else { throw SystemError(code: EACCES, function: "connect") }
         let fd = try syscallValue("socket") { openSocket(info, nonBlocking: false) }
         var interval = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1e6))
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
@@ -65,6 +72,29 @@ extension System {
             throw error
         }
         return fd
+    }
+
+    /// `host` as the numeric address it spells, without asking DNS (`127.1`, `2130706433` and
+    /// `0x7f000001` are all `127.0.0.1`, as `inet_aton` reads them; `[::1]` needs no brackets); nil
+    /// for a name. For checks that must see through every spelling of an address.
+    public static func numericAddress(_ host: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamSocketType
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(first) }
+        return numericText(first.pointee)
+    }
+
+    /// The address of `info` as `getnameinfo` writes it numerically.
+    private static func numericText(_ info: addrinfo) -> String? {
+        var text = [CChar](repeating: 0, count: 1025)
+        let status = getnameinfo(
+            info.ai_addr, info.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+        guard status == 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The addresses of `host:port` for a stream socket (free them with `freeaddrinfo`).

@@ -126,20 +126,43 @@ import Testing
     @Test func theStoreKeepsTheNewestWithinItsBounds() throws {
         let p = try Self.parse(Self.skan4, .skan).get()
         let verdict = PostbackVerdict(verified: false, key: nil, reason: "")
-        func entry(_ id: Int64, bytes: Int = 10, device: String? = nil) -> ReceivedPostbackStore.Entry {
+        let body = Array(Self.skan4.utf8)
+        func entry(_ id: Int64, device: String? = nil) -> ReceivedPostbackStore.Entry {
             .init(
                 id: id, timeMilliseconds: 0, path: "/p", remote: "", device: device, postback: p, verdict: verdict,
-                bytes: bytes)
+                bytes: 0)
         }
-        let store = ReceivedPostbackStore(capacity: 3, capacityBytes: 100)
-        for id in Int64(1)...5 { store.add(entry(id, device: id % 2 == 0 ? "A" : nil)) }
+        let store = ReceivedPostbackStore(capacity: 3, capacityBytes: body.count * 10)
+        for id in Int64(1)...5 { store.add(entry(id, device: id % 2 == 0 ? "A" : nil), body: body) }
         #expect(store.entries().map(\.id) == [3, 4, 5] && store.dropped == 2)
         #expect(store.entries(device: "A").map(\.id) == [4])
-        store.add(entry(6, bytes: 95))
+        #expect(store.entries().allSatisfy { $0.postback == p && $0.bytes == body.count })
+        let padded = body + [UInt8](repeating: 0x20, count: body.count * 9 - 1)
+        store.add(entry(6), body: padded)
         #expect(store.entries().map(\.id) == [6] && store.dropped == 5)
-        store.add(entry(7, bytes: 500))  // larger than the bound: the newest is still kept
+        // Larger than the bound: the newest is still kept.
+        store.add(entry(7), body: body + [UInt8](repeating: 0x20, count: body.count * 20))
         #expect(store.entries().map(\.id) == [7])
         store.clear()
-        #expect(store.count == 0)
+        #expect(store.count == 0 && store.bytesHeld == 0)
+    }
+
+    /// What the store holds is the body's bytes, not the parsed tree: a body padded with a large
+    /// array is held at its size (issue 47.5: 48 MiB per tenant for 4 MiB of bodies).
+    @Test func theStoreHoldsTheBytesItCounts() throws {
+        var padded = Self.skan4
+        padded.removeLast()
+        padded += ", \"padding\": [" + Array(repeating: "0", count: 10_000).joined(separator: ",") + "]}"
+        let bytes = Array(padded.utf8)
+        let p = try Self.parse(padded, .skan).get()
+        let store = ReceivedPostbackStore(capacity: 10, capacityBytes: 1 << 20)
+        let verdict = PostbackVerdict(verified: false, key: nil, reason: "")
+        store.add(
+            .init(
+                id: 1, timeMilliseconds: 0, path: "/p", remote: "", device: nil, postback: p, verdict: verdict, bytes: 0
+            ),
+            body: bytes)
+        #expect(store.bytesHeld == bytes.count)
+        #expect(store.entries().first?.postback == p)
     }
 }

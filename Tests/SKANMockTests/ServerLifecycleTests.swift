@@ -48,14 +48,16 @@ import Testing
         #expect(lifecycle.running.isEmpty)
     }
 
-    /// The real server's parts, in the order they start (the first three made by the start-up
-    /// stages): what stops last is the journal's file.
+    /// The real server's parts, in the order they start (the first four made by the start-up
+    /// stages): what stops last is the journal's file; the postback sender stops before it, so
+    /// the posts it never made are journaled and flushed.
     @Test func theServersPartsAreDeclaredInOrder() throws {
         let server = try SKANMockServer.start { $0.port = 0 }
         defer { server.stop(gracePeriod: 0) }
         #expect(
             server.runningParts == [
-                "journal file", "upstream", "delayed answers", "http listener", "ports", "journal waiters"
+                "journal file", "upstream", "delayed answers", "postback sender", "http listener", "ports",
+                "journal waiters"
             ])
     }
 }

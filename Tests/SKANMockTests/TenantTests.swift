@@ -14,6 +14,21 @@ struct TenantTests {
         (try? JSONParser.parse(Array(answer.text.utf8))) ?? .null
     }
 
+    /// Issue 47.5: a named tenant keeps its share of the received postbacks' bound, so that bodies
+    /// posted to every tenant hold no more than twice the default tenant's bound in all.
+    @Test func eachNamedTenantKeepsAShareOfTheReceivedPostbacks() {
+        var options = ServerOptions()
+        options.maxTenants = 64
+        let whole = ReceivedPostbackStore()
+        let share = Tenant.receivedPostbackBounds(options)
+        #expect(share.capacity == 16 && share.bytes == 64 << 10)
+        #expect(share.bytes * options.maxTenants <= whole.capacityBytes)
+        options.maxTenants = 2
+        #expect(Tenant.receivedPostbackBounds(options) == (capacity: 500, bytes: 2 << 20))
+        let tenant = Tenant.fresh(named: "a", model: .builtIn, baseClock: ManualClock(seconds: 0), options: options)
+        #expect(tenant.receivedPostbacks.capacity == 500 && tenant.receivedPostbacks.capacityBytes == 2 << 20)
+    }
+
     @Test func interleavedTenantsSeeOnlyTheirOwnEffects() throws {
         let mock = try InProcessServer()
         // Every tenant's first request, then each one's set-up in turn.

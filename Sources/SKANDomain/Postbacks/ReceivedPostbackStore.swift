@@ -3,7 +3,9 @@ import SystemPOSIX
 /// The postbacks the server received, newest last, kept in memory for
 /// `GET /__admin/postbacks/received`: at most `capacity` of them and `capacityBytes` of their
 /// bodies, oldest dropped first and counted, as the journal keeps requests (a phone retrying, or a
-/// sender in a loop, must not grow the server without end).
+/// sender in a loop, must not grow the server without end). Each named tenant has a share of the
+/// server's bound (`Tenant.receivedPostbackBounds`), so all of them together hold no more than the
+/// default tenant may.
 public final class ReceivedPostbackStore: Sendable {
     /// One received postback: what came, when, from where, for which device it was named, and
     /// the verifier's verdict.
@@ -35,8 +37,17 @@ public final class ReceivedPostbackStore: Sendable {
         }
     }
 
+    /// An entry as kept: the body's bytes in place of the parsed postback, read again when listed.
+    /// A parsed body costs many times its bytes (a 1 MiB array of zeros took 12 MiB), so a bound on
+    /// the bytes received bounded nothing that was held (issue 47.5).
+    private struct Kept: Sendable {
+        var entry: Entry
+        var framework: PostbackQuery.Framework
+        var body: [UInt8]
+    }
+
     private struct State: Sendable {
-        var entries: [Entry] = []
+        var kept: [Kept] = []
         var bytes = 0
         var dropped: Int64 = 0
     }
@@ -50,42 +61,56 @@ public final class ReceivedPostbackStore: Sendable {
         self.capacityBytes = max(1, capacityBytes)
     }
 
-    /// Keeps `entry`, dropping the oldest while the count or the bytes would pass the bound (the
-    /// newest is always kept). Dropped entries are released after the lock.
-    public func add(_ entry: Entry) {
-        _ = state.withLock { s -> [Entry] in
+    /// Keeps `entry` received as `body`, dropping the oldest while the count or the bytes would
+    /// pass the bound (the newest is always kept). What is held is `body`, counted by its size;
+    /// `entry.postback` is read from it again when listed. Dropped entries are released after the lock.
+    public func add(_ entry: Entry, body: [UInt8]) {
+        var entry = entry
+        entry.bytes = body.count
+        let kept = Kept(entry: entry, framework: entry.postback.framework, body: body)
+        _ = state.withLock { s -> [Kept] in
             var dropped = 0
-            while dropped < s.entries.count
-                && (s.entries.count - dropped >= capacity || s.bytes + entry.bytes > capacityBytes)
+            while dropped < s.kept.count
+                && (s.kept.count - dropped >= capacity || s.bytes + kept.body.count > capacityBytes)
             {
-                s.bytes -= s.entries[dropped].bytes
+                s.bytes -= s.kept[dropped].body.count
                 dropped += 1
             }
-            let gone = Array(s.entries.prefix(dropped))
-            s.entries.removeFirst(dropped)
+            let gone = Array(s.kept.prefix(dropped))
+            s.kept.removeFirst(dropped)
             s.dropped += Int64(dropped)
-            s.entries.append(entry)
-            s.bytes += entry.bytes
+            s.kept.append(kept)
+            s.bytes += kept.body.count
             return gone
         }
     }
 
-    /// The entries kept, oldest first; with `device`, those named for it only.
+    /// The entries kept, oldest first, each body read again; with `device`, those named for it only.
     public func entries(device: String? = nil) -> [Entry] {
-        let all = state.withLock { $0.entries }
-        guard let device else { return all }
-        return all.filter { $0.device == device }
+        let all = state.withLock { s in device.map { d in s.kept.filter { $0.entry.device == d } } ?? s.kept }
+        return all.compactMap { kept in
+            // It was read once before it was kept, so it reads again the same.
+            guard case .success(let postback) = ReceivedPostback.parse(kept.body, framework: kept.framework) else {
+                return nil
+            }
+            var entry = kept.entry
+            entry.postback = postback
+            return entry
+        }
     }
+
+    /// The bytes held now, which `capacityBytes` bounds.
+    public var bytesHeld: Int { state.withLock { $0.bytes } }
 
     /// How many were dropped to stay within the bound.
     public var dropped: Int64 { state.withLock { $0.dropped } }
 
-    public var count: Int { state.withLock { $0.entries.count } }
+    public var count: Int { state.withLock { $0.kept.count } }
 
     /// Forgets every postback (`POST /__admin/reset`).
     public func clear() {
-        _ = state.withLock { s -> [Entry] in
-            let gone = s.entries
+        _ = state.withLock { s -> [Kept] in
+            let gone = s.kept
             s = State()
             return gone
         }

@@ -73,7 +73,8 @@ struct PostbackReceiver: Sendable {
             context.receivedPostbacks.add(
                 ReceivedPostbackStore.Entry(
                     id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
-                    device: device, postback: postback, verdict: verdict, bytes: request.body.count))
+                    device: device, postback: postback, verdict: verdict, bytes: request.body.count),
+                body: request.body)
             writer.send(.json(body))
         }
     }

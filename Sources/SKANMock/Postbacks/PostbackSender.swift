@@ -1,7 +1,7 @@
-import Dispatch
 import HTTPCore
 import SKANDomain
 import SKANReport
+import SystemPOSIX
 
 /// `POST /__admin/devices/{id}/postbacks/send` with `{"url", "tier"?, "framework"?}`: POSTs the
 /// device's predicted postbacks (every one not `never_sent`, pending ones too, as StoreKitTest's
@@ -12,58 +12,8 @@ import SKANReport
 struct PostbackSender: Sendable {
     let context: AppContext
 
-    /// Where to POST: plain HTTP, a host, a port (80 by default) and a path.
-    struct Target: Sendable, Equatable {
-        var host: String
-        var port: Int
-        var path: String
-    }
-
     /// Each POST's whole exchange, at most.
     static let timeoutSeconds = 5.0
-
-    /// `url` read as an `http://` URL; the framework's well-known path when it has none.
-    static func target(_ url: String, framework: PostbackQuery.Framework) -> Result<Target, AdminQueryError> {
-        guard url.hasPrefix("http://") else {
-            return .failure(
-                AdminQueryError(reason: "url must start with http:// (the sender speaks plain HTTP only): \(url)"))
-        }
-        let rest = url.dropFirst("http://".count)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" }
-        var path = String(rest.dropFirst(authority.count))
-        if path.isEmpty || path.hasPrefix("?") {
-            path =
-                (framework == .skan
-                    ? "/.well-known/skadnetwork/report-attribution/"
-                    : "/.well-known/appattribution/report-attribution/")
-                + path
-        }
-        var host = String(authority)
-        var port = 80
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
-                return .failure(AdminQueryError(reason: "url has an unclosed [ in its host: \(url)"))
-            }
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":"), let number = Int(after.dropFirst()) else {
-                    return .failure(AdminQueryError(reason: "url has a bad port: \(url)"))
-                }
-                port = number
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            guard let number = Int(authority[authority.index(after: colon)...]) else {
-                return .failure(AdminQueryError(reason: "url has a bad port: \(url)"))
-            }
-            port = number
-        }
-        guard !host.isEmpty, (1...65_535).contains(port) else {
-            return .failure(AdminQueryError(reason: "url needs a host and a port from 1 to 65535: \(url)"))
-        }
-        return .success(Target(host: host, port: port, path: path))
-    }
 
     func send(device id: String, body: [UInt8], writer: HTTPResponseWriter) {
         let url: String
@@ -91,47 +41,85 @@ struct PostbackSender: Sendable {
             writer.send(.jsonError("\(error)", status: .badRequest))
             return
         }
-        let target: Target
-        switch Self.target(url, framework: options.framework) {
+        let target: PostbackTarget
+        switch PostbackTarget.parse(url, framework: options.framework) {
         case .success(let parsed): target = parsed
         case .failure(let failure):
             writer.send(.jsonError(failure.reason, status: .badRequest))
+            return
+        }
+        if let refusal = ownListenerRefusal(target.host, port: target.port, target: target, url: url) {
+            writer.send(.jsonError(refusal, status: .badRequest))
             return
         }
         guard let state = context.service.device(id) else {
             writer.send(.jsonError("unknown device \(id)", status: .notFound))
             return
         }
-        let predicted = PostbackRoute.predict(context, id, state, options).json
-        var postbacks: [(window: String, apple: JSONValue)] = []
-        for (index, postback) in (predicted["skan4"]?[0]?["postbacks"]?.arrayValue ?? []).enumerated() {
-            if let apple = postback["apple"], !apple.isNull { postbacks.append(("p\(index)", apple)) }
+        let postbacks = PostbackRoute.predict(context, id, state, options).appleBodies
+        let (context, tier, framework) = (self.context, options.tiers[0], options.framework)
+        @Sendable func answer(_ sent: [JSONValue]) -> HTTPResponse {
+            AdminResponse.json(
+                .object([
+                    JSONMember("device", .string(id)), JSONMember("url", .string(url)),
+                    JSONMember("tier", .int(Int64(tier))), JSONMember("framework", .string(framework.rawValue)),
+                    JSONMember("sent", .array(sent))
+                ]))
         }
-        if options.framework == .skan, let apple = predicted["skan3"]?["apple"], !apple.isNull {
-            postbacks.append(("skan3", apple))
-        }
-        // Blocking sends, off the event loop: the target may be this very server.
-        let (context, sending, tier, framework) = (self.context, postbacks, options.tiers[0], options.framework)
-        DispatchQueue.global().async {
-            var sent: [JSONValue] = []
-            for postback in sending {
-                sent.append(
-                    Self.post(postback.apple, window: postback.window, to: target, url: url, device: id, context))
-            }
-            writer.send(
-                AdminResponse.json(
-                    .object([
-                        JSONMember("device", .string(id)), JSONMember("url", .string(url)),
-                        JSONMember("tier", .int(Int64(tier))),
-                        JSONMember("framework", .string(framework.rawValue)), JSONMember("sent", .array(sent))
-                    ])))
+        let sender = self
+        let job = PostbackSendQueue.Job(
+            run: { stopping in
+                var sent: [JSONValue] = []
+                for postback in postbacks {
+                    if stopping() {
+                        sent.append(Self.notSent(postback.body, window: postback.window, url: url, device: id, context))
+                    } else {
+                        sent.append(
+                            sender.post(postback.body, window: postback.window, to: target, url: url, device: id))
+                    }
+                }
+                writer.send(answer(sent))
+            },
+            abandon: {
+                let sent = postbacks.map { Self.notSent($0.body, window: $0.window, url: url, device: id, context) }
+                writer.send(answer(sent))
+            })
+        let queue = context.server.postbackSends
+        switch queue.submit(job) {
+        case .queued: break
+        case .full(let waiting):
+            var response = HTTPResponse.jsonError(
+                "the postback sender is busy: \(queue.workers) sends in progress and \(waiting) waiting, the most it holds; nothing was sent, try again when they are done (each post gives up after \(Int(Self.timeoutSeconds)) s)",
+                status: .serviceUnavailable)
+            response.headers.set("Retry-After", String(Int(Self.timeoutSeconds)))
+            writer.send(response)
+        case .stopped:
+            writer.send(.jsonError("the server is stopping; nothing was sent", status: .serviceUnavailable))
         }
     }
 
+    /// Why `host:port` must not be reached: this server's own listener, at any spelling of its
+    /// address, except at a receiver path. The caller could otherwise reset or drop any tenant
+    /// through the sender (issue 47.2). Nil when the target is elsewhere.
+    func ownListenerRefusal(_ host: String, port: Int, target: PostbackTarget, url: String) -> String? {
+        guard !target.isReceiverPath else { return nil }
+        let ports = [context.ports.http] + (context.ports.https.map { [$0] } ?? [])
+        let listenHost = context.server.listenHost
+        let address = System.numericAddress(host) ?? host
+        let everyInterface = OwnListenerCheck.isWildcard(OwnListenerCheck.normalized(listenHost))
+        guard
+            OwnListenerCheck.reaches(
+                host: address, port: port, listenHost: listenHost, ports: ports.filter { $0 != 0 },
+                localAddresses: everyInterface ? System.reachableAddresses().map(\.address) : [])
+        else { return nil }
+        return
+            "url \(url) reaches this server itself (\(address) port \(port)), where the sender may post to a receiver path only: /.well-known/skadnetwork/report-attribution/ or /.well-known/appattribution/report-attribution/, at the root or under /t/NAME; nothing was sent"
+    }
+
     /// POSTs one postback and journals what came back.
-    private static func post(
-        _ apple: JSONValue, window: String, to target: Target, url: String, device: String, _ context: AppContext
-    ) -> JSONValue {
+    private func post(_ apple: JSONValue, window: String, to target: PostbackTarget, url: String, device: String)
+        -> JSONValue
+    {
         let body = JSONWriter.serialize(apple)
         let status: Int
         let answer: [UInt8]
@@ -139,27 +127,48 @@ struct PostbackSender: Sendable {
         do {
             (status, answer) = try HTTPProbe.post(
                 host: target.host, port: target.port, path: target.path,
-                headers: [("Content-Type", "application/json")], body: body, timeout: timeoutSeconds)
+                headers: [("Content-Type", "application/json")], body: body, timeout: Self.timeoutSeconds,
+                admit: { address in
+                    // The address the name resolved to is checked again: DNS may lead to this server.
+                    ownListenerRefusal(address, port: target.port, target: target, url: url)
+                })
         } catch {
             (status, answer) = (0, [])
             failure = error.description
         }
-        let result: JSONValue = .object([
+        Self.journal(apple, window: window, status: status, answer: answer, notSent: false, url: url, device, context)
+        return .object([
             JSONMember("window", .string(window)), JSONMember("status", .int(Int64(status))),
             JSONMember("answer", .string(String(decoding: answer, as: UTF8.self))),
             JSONMember("error", failure.map { .string($0) } ?? .null)
         ])
+    }
+
+    /// A post the sender did not make because the server stopped first: journaled with
+    /// `not_sent`, so the journal says what the receiver never got.
+    private static func notSent(_ apple: JSONValue, window: String, url: String, device: String, _ context: AppContext)
+        -> JSONValue
+    {
+        journal(apple, window: window, status: 0, answer: [], notSent: true, url: url, device, context)
+        return .object([
+            JSONMember("window", .string(window)), JSONMember("status", .int(0)), JSONMember("answer", .string("")),
+            JSONMember("error", .string("not sent: the server stopped first")), JSONMember("not_sent", .bool(true))
+        ])
+    }
+
+    private static func journal(
+        _ apple: JSONValue, window: String, status: Int, answer: [UInt8], notSent: Bool, url: String,
+        _ device: String, _ context: AppContext
+    ) {
         let request = SKANRequest(method: "POST", path: url, remote: "", parameters: RequestParameters())
         var outcome = SKANOutcome.refused(
             .postback, request, status: status, body: answer, findings: [],
             timeMilliseconds: context.clock.nowMilliseconds())
         outcome.device = device
+        var sent = [JSONMember("window", .string(window)), JSONMember("postback", apple)]
+        if notSent { sent.append(JSONMember("not_sent", .bool(true))) }
         context.journal.record(
             request: request, outcome: outcome, status: status, body: answer, durationMicros: 0,
-            extra: [
-                JSONMember("sent", .object([JSONMember("window", .string(window)), JSONMember("postback", apple)]))
-            ],
-            tenant: context.tenant.name)
-        return result
+            extra: [JSONMember("sent", .object(sent))], tenant: context.tenant.name)
     }
 }

@@ -39,7 +39,20 @@ final class Tenant: Sendable {
             service: ConversionService(
                 model: model, clock: clock, deviceCapacity: bounds.capacity, deviceBytes: bounds.bytes,
                 strict: options.strict),
-            faults: FaultInjector(rules: model.faults), clock: clock)
+            faults: FaultInjector(rules: model.faults), clock: clock,
+            receivedPostbacks: ReceivedPostbackStore(
+                capacity: receivedPostbackBounds(options).capacity, capacityBytes: receivedPostbackBounds(options).bytes
+            ))
+    }
+
+    /// A named tenant's bound on received postbacks: an equal share of the default tenant's
+    /// (1,000 and 4 MiB of bodies) among `--max-tenants`, as its devices have, so that postbacks
+    /// posted to every tenant hold no more than twice the default's in all. Never below 16
+    /// postbacks and 64 KiB (Apple's postbacks are 1 to 2 KiB).
+    static func receivedPostbackBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
+        let share = max(1, options.maxTenants)
+        let whole = ReceivedPostbackStore()
+        return (max(16, whole.capacity / share), max(64 << 10, whole.capacityBytes / share))
     }
 
     /// A named tenant's device bounds: an equal share of `--device-capacity` and the device bytes
