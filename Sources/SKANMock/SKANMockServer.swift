@@ -90,8 +90,10 @@ public final class SKANMockServer: Sendable {
         service = ConversionService(
             model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, deviceBytes: options.deviceBytes,
             strict: options.strict)
+        let journalShare = Tenant.journalBounds(options)
         journal = Journal(
-            capacity: options.journalSize, capacityBytes: options.journalBytes, clock: self.clock, sink: sink)
+            capacity: options.journalSize, capacityBytes: options.journalBytes, tenantCapacity: journalShare.capacity,
+            tenantCapacityBytes: journalShare.bytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
         let delays = PendingDelays(timer: edges.delayTimer)
         let postbackSends = PostbackSendQueue()
@@ -134,7 +136,7 @@ public final class SKANMockServer: Sendable {
                     named: name, model: defaultService.model, baseClock: clock, options: options)
                 return builder.site(AppContext(server: components, tenant: tenant))
             },
-            dropped: { [journal] site in journal.clear(devices: true, tenant: site.tenant.name) })
+            dropped: { [journal] site in journal.clear(devices: true, tenant: site.tenant.name, forget: true) })
         self.tenants = tenants
         var resumeNotes: [String] = []
         // The configuration stage made sure that --resume has a --log file.

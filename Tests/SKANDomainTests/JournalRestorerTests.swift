@@ -93,13 +93,15 @@ import Testing
         #expect(journal.lastId == 3)
         let reading = journal.read(after: 0, generation: 0, matching: JournalFilter(), limit: 10)
         #expect(reading.entries.map(\.id) == [1, 3])
-        // The next request takes id 4 and pushes id 1 out; the gap goes next.
-        journal.record(
-            request: request(.skan4, skan4Params()), outcome: nil, endpoint: .skan4, status: 200, body: [],
-            durationMicros: 1)
-        #expect(journal.query().entries.map(\.id) == [3, 4])
-        #expect(journal.size == 2)
-        #expect(journal.lowWatermark == 1)
+        // The gap takes no room: the next request (id 4) fills the bound, the one after pushes id 1 out.
+        for _ in 0..<2 {
+            journal.record(
+                request: request(.skan4, skan4Params()), outcome: nil, endpoint: .skan4, status: 200, body: [],
+                durationMicros: 1)
+        }
+        #expect(journal.query().entries.map(\.id) == [3, 4, 5])
+        #expect(journal.size == 3)
+        #expect(journal.lowWatermark() == 1)
         #expect(journal.dropped == 1)
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import SystemPOSIX
 import Testing
 
 @testable import SKANDomain
@@ -123,8 +124,8 @@ import Testing
         #expect(journal.query().entries.map(\.id) == [6])
     }
 
-    /// One tenant's clear leaves empty slots where its entries were: the others' stay in place,
-    /// with their ids, and the ring goes on making room past the holes.
+    /// One tenant's clear empties its own part: the others' entries stay, with their ids, each
+    /// part bounded on its own.
     @Test func aTenantsClearLeavesTheOthersEntries() {
         let (service, _) = makeService()
         let journal = Journal(capacity: 4, clock: ManualClock(seconds: T0))
@@ -138,13 +139,56 @@ import Testing
         #expect(journal.size == 2)
         #expect(journal.query(JournalFilter(tenant: .only(nil))).entries.map(\.id) == [2])
         #expect(journal.count(JournalFilter(tenant: .only("b"))) == 1)
-        for _ in 0..<3 { record(journal, service, .skan3, skan3Params()) }
-        #expect(journal.query().entries.map(\.id) == [4, 5, 6, 7])
-        #expect(journal.dropped == 1)
-        // The last tenant with entries: emptied whole, as before tenants.
+        for _ in 0..<4 { record(journal, service, .skan3, skan3Params()) }
+        #expect(journal.query().entries.map(\.id) == [4, 5, 6, 7, 8])
+        #expect(
+            journal.dropped == 1 && journal.usage(tenant: nil).dropped == 1 && journal.usage(tenant: "b").dropped == 0)
         journal.clear(tenant: "b")
         journal.clear()
         #expect(journal.size == 0 && journal.dropped == 0 && journal.bytes == 0)
+    }
+
+    /// Issue 46.1: a tenant's entries are bounded by its own share; another tenant's traffic, or
+    /// the default tenant's, never drops them, and each part counts only its own drops.
+    @Test func anotherTenantsTrafficNeverDropsATenantsEntries() {
+        let journal = Journal(capacity: 100, tenantCapacity: 10, clock: ManualClock(seconds: T0))
+        func send(_ tenant: String?, _ n: Int) {
+            for _ in 0..<n {
+                let req = request(.skan3, skan3Params())
+                journal.record(
+                    request: req, outcome: nil, endpoint: .skan3, status: 200, body: [], durationMicros: 1,
+                    tenant: tenant)
+            }
+        }
+        send("ta", 3)
+        send(nil, 150)
+        send("tb", 150)
+        let ta = journal.query(JournalFilter(tenant: .only("ta")))
+        #expect(ta.entries.map(\.id) == [1, 2, 3] && ta.total == 3 && ta.dropped == 0)
+        let tb = journal.query(JournalFilter(tenant: .only("tb")))
+        #expect(tb.total == 10 && tb.dropped == 140 && tb.entries.first?.id == 294)
+        let root = journal.query(JournalFilter(tenant: .only(nil)))
+        #expect(root.total == 100 && root.dropped == 50)
+        #expect(journal.bounds(tenant: "ta") == (10, 64 << 20) && journal.bounds(tenant: nil).capacity == 100)
+        // A dropped tenant gives its part back.
+        journal.clear(devices: true, tenant: "tb", forget: true)
+        #expect(!journal.tenants.contains("tb"))
+    }
+
+    /// A reader of one tenant is told of a clear of its own entries only (issue 46 G8).
+    @Test func aClearWakesTheReadersOfItsTenantOnly() {
+        let journal = Journal(clock: ManualClock(seconds: T0))
+        let woken = Mutex<[String]>([])
+        let (a, _) = journal.addReader(tenant: .only("a")) { woken.withLock { $0.append("a") } }
+        let (b, position) = journal.addReader(tenant: .only("b")) { woken.withLock { $0.append("b") } }
+        journal.clear(tenant: "a")
+        #expect(woken.withLock { $0 } == ["a"])
+        let reading = journal.read(
+            after: position.lastId, generation: position.generation, matching: JournalFilter(tenant: .only("b")),
+            limit: 10)
+        #expect(!reading.reset)
+        journal.removeReader(a)
+        journal.removeReader(b)
     }
 
     @Test func filters() {

@@ -78,4 +78,34 @@ private final class Answers: Sendable {
         #expect(answers.all == [true, true, true])
         #expect(journal.waiters.count == 0)
     }
+
+    /// Issue 46.2: a waiter counts what matched when it came, then each later entry once; a
+    /// tenant's waiter is not touched by another tenant's entries, and counts from nothing after
+    /// its tenant's clear.
+    @Test func aWaiterCountsEachEntryOnceAndOnlyItsTenants() {
+        let clock = ManualClock(seconds: T0)
+        let service = ConversionService(clock: clock)
+        let journal = Journal(clock: clock)
+        func send(_ tenant: String?, _ device: String) {
+            let req = request(.skan4, skan4Params(device: device))
+            let o = service.handle(.skan4, req)
+            journal.record(request: req, outcome: o, status: o.status, body: o.body, durationMicros: 1, tenant: tenant)
+        }
+        send("a", "X")
+        let answers = Answers()
+        _ = journal.wait(for: JournalFilter(device: "X", tenant: .only("a")), count: 3) { answers.add($0) }
+        for _ in 0..<5 { send("b", "X") }
+        send(nil, "X")
+        #expect(answers.all.isEmpty)
+        send("a", "X")
+        #expect(answers.all.isEmpty)
+        // The clear empties a's entries: the waiter needs three new ones.
+        journal.clear(tenant: "a")
+        send("a", "X")
+        send("a", "X")
+        #expect(answers.all.isEmpty)
+        send("a", "X")
+        #expect(answers.all == [false])
+        #expect(journal.waiters.count == 0)
+    }
 }

@@ -1,52 +1,58 @@
 import SystemPOSIX
 
-/// The request journal (SPEC 2): every request as one JSON object, kept in memory up to `capacity`
-/// (oldest dropped first and counted) and handed to a sink as JSON Lines.
+/// The request journal (SPEC 2): every request as one JSON object, kept in memory in one
+/// partition per tenant (`JournalPartition`), each up to its own bound (oldest dropped first and
+/// counted), and handed to one sink as JSON Lines.
 ///
 /// Recording takes the lock twice, briefly: once to take an id, once to store the entry; the JSON
 /// is built in between, outside the lock. Entries are stored and handed to the sink strictly in id
 /// order: one that finishes early waits in `pending` until those before it have arrived.
 public final class Journal: Sendable {
     private struct State: Sendable {
-        var ring: [JournalEntry?]
-        var start = 0
-        var count = 0
-        /// Empty slots among `count` (ids a resumed file could not give back).
-        var holes = 0
+        /// The default tenant's part (nil key) and each named tenant's.
+        var partitions: [String?: JournalPartition] = [:]
         var nextId: Int64 = 1
         var nextToCommit: Int64 = 1
         var pending: [Int64: JournalEntry] = [:]
-        var dropped: Int64 = 0
-        /// The kept entries' lines, in bytes.
-        var bytes = 0
-        /// Ids at or below this are gone (dropped or cleared).
-        var lowWatermark: Int64 = 0
-        /// Ids at or below this were removed by a clear (not dropped for room): a reader that
-        /// showed them must be told to start again.
-        var clearedThrough: Int64 = 0
-        /// Live readers; each commit wakes the armed ones.
-        var readers: [JournalSubscription] = []
+        /// Live readers; each commit wakes the armed ones of its tenant.
+        var readers: [(subscription: JournalSubscription, tenant: JournalFilter.TenantScope)] = []
         /// Bumped by each clear, so a reader learns that what it showed is gone.
         var generation = 0
     }
 
+    /// The default tenant's bound, in entries.
     public let capacity: Int
-    /// The most bytes of lines kept: a few huge requests must not hold gigabytes (oldest dropped first).
+    /// The most bytes of lines the default tenant keeps: a few huge requests must not hold
+    /// gigabytes (oldest dropped first).
     public let capacityBytes: Int
+    /// Each named tenant's own bound: its share of the server's (`--journal-size`,
+    /// `--journal-bytes` among `--max-tenants`).
+    public let tenantCapacity: Int
+    public let tenantCapacityBytes: Int
     private let clock: any SKANClock
     private let sink: (any JournalSink)?
     private let state: Mutex<State>
     /// Who waits for entries to arrive (`wait(for:count:answer:)`); checked after each commit.
     public let waiters = JournalWaiters()
 
+    /// `tenantCapacity` and `tenantCapacityBytes` bound each named tenant's part (by default, as
+    /// the default tenant's).
     public init(
-        capacity: Int = 10_000, capacityBytes: Int = 64 << 20, clock: any SKANClock, sink: (any JournalSink)? = nil
+        capacity: Int = 10_000, capacityBytes: Int = 64 << 20, tenantCapacity: Int? = nil,
+        tenantCapacityBytes: Int? = nil, clock: any SKANClock, sink: (any JournalSink)? = nil
     ) {
         self.capacity = max(1, capacity)
         self.capacityBytes = max(1, capacityBytes)
+        self.tenantCapacity = max(1, tenantCapacity ?? capacity)
+        self.tenantCapacityBytes = max(1, tenantCapacityBytes ?? capacityBytes)
         self.clock = clock
         self.sink = sink
-        state = Mutex(State(ring: Array(repeating: nil, count: max(1, capacity))))
+        state = Mutex(State())
+    }
+
+    /// The bound of `tenant`'s part (nil: the default tenant's).
+    public func bounds(tenant: String?) -> (capacity: Int, bytes: Int) {
+        tenant == nil ? (capacity, capacityBytes) : (tenantCapacity, tenantCapacityBytes)
     }
 
     /// Records a request after its response was sent. `status` and `body` are what was actually sent
@@ -67,216 +73,203 @@ public final class Journal: Sendable {
             id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
             endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
             durationMicros: durationMicros, extra: extra, tenant: tenant)
-        // Entries pushed out of a full ring are returned, to be released after the lock, not under it.
-        _ = state.withLock { s -> (JournalEntry?, [JournalEntry?]) in
+        // Entries pushed out of a full part are returned, to be released after the lock, not under it.
+        let committed = state.withLock { s -> (committed: [JournalEntry], displaced: [JournalEntry]) in
+            var displaced: [JournalEntry] = []
             if id == s.nextToCommit && s.pending.isEmpty {
                 // The usual case: nothing recorded out of order is waiting; no dictionary needed.
-                return (commit(entry, &s), [])
+                commit(entry, &s, displaced: &displaced)
+                return ([entry], displaced)
             }
             s.pending[id] = entry
-            var displaced: [JournalEntry?] = []
+            var committed: [JournalEntry] = []
             while let next = s.pending.removeValue(forKey: s.nextToCommit) {
-                displaced.append(commit(next, &s))
+                commit(next, &s, displaced: &displaced)
+                committed.append(next)
             }
-            return (nil, displaced)
-        }
-        waiters.check(matching: { self.count($0) })
+            return (committed, displaced)
+        }.committed
+        for entry in committed { waiters.check(entry) }
         return id
     }
 
-    /// Stores the next entry in id order and hands it to the sink; returns the entry it displaced.
-    private func commit(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
-        let displaced = store(entry, &s)
-        sink?.write(line: entry.line)
-        for reader in s.readers { reader.commitHappened() }
-        return displaced
-    }
-
-    /// Keeps `entry` in the ring, making room by count and bytes; returns the entry it displaced.
-    private func store(_ entry: JournalEntry, _ s: inout State) -> JournalEntry? {
+    /// Stores the next entry in id order in its tenant's part and hands it to the sink.
+    private func commit(_ entry: JournalEntry, _ s: inout State, displaced: inout [JournalEntry]) {
         s.nextToCommit += 1
-        var displaced: JournalEntry?
-        // Room by count, then by bytes (the newest entry is always kept, however large).
-        while s.count > 0 && (s.count == capacity || s.bytes + entry.line.count > capacityBytes) {
-            displaced = nil
-            swap(&displaced, &s.ring[s.start])
-            // The slot's id (a restored journal may hold empty slots where lines were skipped).
-            s.lowWatermark = s.nextToCommit - 1 - Int64(s.count)
-            s.start = (s.start + 1) % capacity
-            s.count -= 1
-            if let displaced {
-                s.dropped += 1
-                s.bytes -= displaced.line.count
-            } else {
-                s.holes -= 1
-            }
-        }
-        s.ring[(s.start + s.count) % capacity] = entry
-        s.count += 1
-        s.bytes += entry.line.count
-        return displaced
+        let tenant = entry.tenant
+        let bound = bounds(tenant: tenant)
+        displaced += s.partitions[
+            tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
+        ]
+        .append(entry)
+        sink?.write(line: entry.line)
+        for reader in s.readers where reader.tenant.includes(tenant) { reader.subscription.commitHappened() }
     }
 
     /// Puts back entries read from the journal file at start (`--resume`), oldest first, as if they
     /// had just been recorded but without writing them to the sink again; ids go on after them.
-    /// Ids must increase; a gap (a line the file could not give back) stays an empty slot, so the
-    /// entries on both sides of it are kept. Only the newest that fit are kept. Only on an empty
+    /// Ids must increase. Each tenant's part keeps the newest that fit its bound. Only on an empty
     /// journal.
     public func restore(_ entries: [JournalEntry]) {
-        state.withLock { s in
-            guard s.count == 0, s.nextToCommit == 1, let newest = entries.last else { return }
-            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return }
-            var first = entries.endIndex - 1
-            var bytes = newest.line.count
-            while first > entries.startIndex && newest.id - entries[first - 1].id < Int64(capacity)
-                && bytes + entries[first - 1].line.count <= capacityBytes
-            {
-                first -= 1
-                bytes += entries[first].line.count
+        _ = state.withLock { s -> [JournalEntry] in
+            guard s.partitions.isEmpty, s.nextToCommit == 1, let newest = entries.last else { return [] }
+            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return [] }
+            var displaced: [JournalEntry] = []
+            for entry in entries {
+                let bound = bounds(tenant: entry.tenant)
+                displaced += s.partitions[
+                    entry.tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
+                ].append(entry)
             }
-            s.lowWatermark = entries[first].id - 1
-            s.nextToCommit = entries[first].id
-            for entry in entries[first...] {
-                while s.nextToCommit < entry.id {
-                    s.ring[(s.start + s.count) % capacity] = nil
-                    s.count += 1
-                    s.holes += 1
-                    s.nextToCommit += 1
-                }
-                s.ring[(s.start + s.count) % capacity] = entry
-                s.count += 1
-                s.bytes += entry.line.count
-                s.nextToCommit += 1
-            }
+            // What did not fit is gone, as if dropped, but not counted as dropped.
+            for key in s.partitions.keys { s.partitions[key]?.restored() }
+            s.nextToCommit = newest.id + 1
             s.nextId = s.nextToCommit
+            return displaced
         }
     }
 
-    /// Registers a live reader, woken as `JournalSubscription` describes, and returns where it starts.
-    public func addReader(wake: @escaping @Sendable () -> Void) -> (JournalSubscription, JournalPosition) {
+    /// Registers a live reader of `tenant`'s entries, woken as `JournalSubscription` describes
+    /// by a commit or a clear of those entries only, and returns where it starts.
+    public func addReader(tenant: JournalFilter.TenantScope = .all, wake: @escaping @Sendable () -> Void) -> (
+        JournalSubscription, JournalPosition
+    ) {
         state.withLock { s in
             let reader = JournalSubscription(wake: wake)
-            s.readers.append(reader)
+            s.readers.append((reader, tenant))
             return (reader, JournalPosition(lastId: s.nextToCommit - 1, generation: s.generation))
         }
     }
 
     public func removeReader(_ reader: JournalSubscription) {
-        state.withLock { s in s.readers.removeAll { $0 === reader } }
+        state.withLock { s in s.readers.removeAll { $0.subscription === reader } }
     }
 
     /// Live readers registered.
     public var readerCount: Int { state.withLock { $0.readers.count } }
 
+    /// The parts `scope` reads.
+    private func partitions(_ scope: JournalFilter.TenantScope, _ s: State) -> [JournalPartition] {
+        switch scope {
+        case .only(let name): s.partitions[name].map { [$0] } ?? []
+        case .all: Array(s.partitions.values)
+        }
+    }
+
     /// The kept entries after `cursor` that match `filter` (up to id `through`, when given), at
-    /// most `limit` of them and, past the first, at most `maxBytes` of lines. Entries are found by
-    /// position, not by scanning the ring: a reader that is up to date pays for the new entries only.
+    /// most `limit` of them and, past the first, at most `maxBytes` of lines. Within a tenant's
+    /// part an entry is found by binary search, not by scanning: a reader that is up to date pays
+    /// for the new entries only.
     public func read(
         after cursor: Int64, generation: Int, matching filter: JournalFilter, through: Int64? = nil,
         limit: Int, maxBytes: Int = .max
     ) -> JournalReading {
         state.withLock { s in
             var reading = JournalReading(cursor: cursor, generation: s.generation)
-            reading.reset = generation != s.generation || cursor < s.lowWatermark
+            let parts = partitions(filter.tenant, s)
+            reading.reset = parts.contains { $0.clearedGeneration > generation || cursor < $0.lowWatermark }
             let lastId = min(s.nextToCommit - 1, through ?? .max)
-            // Kept ids are consecutive: the ring holds firstId ... nextToCommit - 1.
-            let firstId = s.nextToCommit - Int64(s.count)
-            var id = max(cursor, s.lowWatermark) + 1
+            var candidates: [JournalEntry] = []
+            for part in parts {
+                var k = part.position(after: cursor)
+                while k < part.count, case let e = part.entry(k), e.id <= lastId {
+                    if filter.matches(e) { candidates.append(e) }
+                    // One part is read in id order: past `limit` matches nothing later is needed.
+                    if parts.count == 1 && candidates.count > limit { break }
+                    k += 1
+                }
+            }
+            if parts.count > 1 { candidates.sort { $0.id < $1.id } }
             var bytes = 0
-            while id <= lastId {
-                if reading.entries.count == limit {
+            for e in candidates {
+                if reading.entries.count == limit || (!reading.entries.isEmpty && bytes + e.line.count > maxBytes) {
                     reading.more = true
                     break
                 }
-                if let e = s.ring[(s.start + Int(id - firstId)) % capacity], filter.matches(e) {
-                    if !reading.entries.isEmpty && bytes + e.line.count > maxBytes {
-                        reading.more = true
-                        break
-                    }
-                    bytes += e.line.count
-                    reading.entries.append(e)
-                }
-                reading.cursor = id
-                id += 1
+                bytes += e.line.count
+                reading.entries.append(e)
+                reading.cursor = e.id
             }
             if !reading.more { reading.cursor = max(reading.cursor, lastId) }
             return reading
         }
     }
 
-    /// Ids at or below this are no longer kept (dropped or cleared); 0 when nothing was lost.
-    public var lowWatermark: Int64 { state.withLock { $0.lowWatermark } }
+    /// Ids at or below this are no longer kept in `tenant`'s part (dropped or cleared); 0 when
+    /// nothing was lost.
+    public func lowWatermark(tenant: String? = nil) -> Int64 {
+        state.withLock { $0.partitions[tenant]?.lowWatermark ?? 0 }
+    }
 
-    /// The last id removed by a clear (0 before any): a stream resuming at or below it showed
-    /// entries the journal no longer has.
-    public var clearedThrough: Int64 { state.withLock { $0.clearedThrough } }
+    /// The last id removed by a clear of `scope`'s entries (0 before any): a stream resuming at or
+    /// below it showed entries the journal no longer has.
+    public func clearedThrough(_ scope: JournalFilter.TenantScope = .all) -> Int64 {
+        state.withLock { s in partitions(scope, s).map(\.clearedThrough).max() ?? 0 }
+    }
 
-    /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes.
+    /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes; `dropped`
+    /// counts the drops of the parts read.
     public func query(_ filter: JournalFilter = JournalFilter()) -> JournalPage {
         state.withLock { s in
+            let parts = partitions(filter.tenant, s)
             var matches: [JournalEntry] = []
-            for k in 0..<s.count {
-                if let e = s.ring[(s.start + k) % capacity], filter.matches(e) { matches.append(e) }
+            for part in parts {
+                let first = filter.sinceId.map { part.position(after: $0) } ?? 0
+                for k in first..<part.count where filter.matches(part.entry(k)) { matches.append(part.entry(k)) }
             }
+            if parts.count > 1 { matches.sort { $0.id < $1.id } }
             let total = matches.count
             if let limit = filter.limit, limit >= 0, limit < matches.count {
                 matches = filter.sinceId != nil ? Array(matches.prefix(limit)) : Array(matches.suffix(limit))
             }
-            return JournalPage(entries: matches, total: total, dropped: s.dropped)
+            return JournalPage(entries: matches, total: total, dropped: parts.reduce(0) { $0 + $1.dropped })
         }
     }
 
     /// How many entries match (ignoring `limit`).
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
-        var f = filter
-        f.limit = nil
-        return state.withLock { s in
-            var n = 0
-            for k in 0..<s.count {
-                if let e = s.ring[(s.start + k) % capacity], f.matches(e) { n += 1 }
-            }
-            return n
+        state.withLock { s in count(filter, s) }
+    }
+
+    /// Files a waiter with what already matches, under the lock (`JournalWaiters.add`); true when
+    /// that is enough already.
+    func register(_ waiter: JournalWaiters.Waiter) -> (id: Int, satisfied: Bool) {
+        state.withLock { s in
+            let matched = count(waiter.filter, s)
+            let id = waiters.add(waiter, matched: matched, through: s.nextToCommit - 1)
+            return (id, matched >= waiter.count)
         }
+    }
+
+    private func count(_ filter: JournalFilter, _ s: State) -> Int {
+        var n = 0
+        for part in partitions(filter.tenant, s) {
+            let first = filter.sinceId.map { part.position(after: $0) } ?? 0
+            for k in first..<part.count where filter.matches(part.entry(k)) { n += 1 }
+        }
+        return n
     }
 
     /// Empties one tenant's part of the journal (nil: the default tenant's); ids keep increasing.
     /// The sink gets a reset marker naming the tenant, so that `--resume` does not bring back what
-    /// was cleared; `devices` says the tenant's devices were reset too. When the journal holds
-    /// nothing else, it is emptied whole, its dropped count too (as before tenants); otherwise the
-    /// tenant's entries leave empty slots, and the others stay where they were.
-    public func clear(devices: Bool = false, tenant: String? = nil) {
-        state.withLock { s in
-            sink?.write(line: JournalResetMarker(through: s.nextToCommit - 1, devices: devices, tenant: tenant).line)
-            let capacity = self.capacity
-            var others = false
-            for k in 0..<s.count {
-                if let e = s.ring[(s.start + k) % capacity], e.tenant != tenant {
-                    others = true
-                    break
-                }
-            }
-            if others {
-                for k in 0..<s.count {
-                    let slot = (s.start + k) % capacity
-                    if let e = s.ring[slot], e.tenant == tenant {
-                        s.bytes -= e.line.count
-                        s.holes += 1
-                        s.ring[slot] = nil
-                    }
-                }
-            } else {
-                for k in 0..<s.ring.count { s.ring[k] = nil }
-                s.start = 0
-                s.count = 0
-                s.holes = 0
-                s.bytes = 0
-                s.dropped = 0
-                s.lowWatermark = s.nextToCommit - 1
-            }
-            s.clearedThrough = s.nextToCommit - 1
+    /// was cleared; `devices` says the tenant's devices were reset too. Only that tenant's readers
+    /// are told to start again, and its waiters count from nothing. `forget` also gives back the
+    /// part itself (a tenant dropped from the registry).
+    public func clear(devices: Bool = false, tenant: String? = nil, forget: Bool = false) {
+        let gone = state.withLock { s -> [JournalEntry?] in
+            let through = s.nextToCommit - 1
+            sink?.write(line: JournalResetMarker(through: through, devices: devices, tenant: tenant).line)
             s.generation += 1
-            for reader in s.readers { reader.wake() }
+            let bound = bounds(tenant: tenant)
+            var part = s.partitions[tenant] ?? JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
+            let gone = part.clear(through: through, generation: s.generation)
+            if forget && tenant != nil { s.partitions[tenant] = nil } else { s.partitions[tenant] = part }
+            for reader in s.readers where reader.tenant.includes(tenant) { reader.subscription.wake() }
+            // Under the lock, so that no commit falls between the recount and the clear.
+            waiters.recount(tenant: tenant, through: through) { count($0, s) }
+            return gone
         }
+        _ = gone
     }
 
     /// Blocks until the sink has written every entry recorded so far.
@@ -289,15 +282,36 @@ public final class Journal: Sendable {
         sink.flush(then: then)
     }
 
-    /// Entries held.
-    public var size: Int { state.withLock { $0.count - $0.holes } }
+    /// Entries held, every tenant's.
+    public var size: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.count } } }
 
-    /// Bytes of the entries held.
-    public var bytes: Int { state.withLock { $0.bytes } }
+    /// Bytes of the entries held, every tenant's.
+    public var bytes: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.bytes } } }
 
-    /// Entries dropped because the journal was full, since the last clear.
-    public var dropped: Int64 { state.withLock { $0.dropped } }
+    /// Entries dropped because a part was full, since each part's last clear, every tenant's.
+    public var dropped: Int64 { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.dropped } } }
+
+    /// One tenant's part: its entries held, their bytes and its drops (nil: the default tenant's).
+    public func usage(tenant: String?) -> (size: Int, bytes: Int, dropped: Int64) {
+        state.withLock { s in
+            let part = s.partitions[tenant]
+            return (part?.count ?? 0, part?.bytes ?? 0, part?.dropped ?? 0)
+        }
+    }
+
+    /// The tenants whose parts exist (nil: the default tenant).
+    public var tenants: [String?] { state.withLock { Array($0.partitions.keys) } }
 
     /// The id of the latest entry stored, 0 when none yet.
     public var lastId: Int64 { state.withLock { $0.nextToCommit - 1 } }
+}
+
+extension JournalFilter.TenantScope {
+    /// Whether an entry of `tenant` is in this scope.
+    func includes(_ tenant: String?) -> Bool {
+        switch self {
+        case .all: true
+        case .only(let name): name == tenant
+        }
+    }
 }

@@ -3,9 +3,15 @@ import SystemPOSIX
 /// Callers waiting for the journal to hold enough matching entries (`/__admin/requests/wait`), so a
 /// test can wait for a request without sleeping and without holding a thread.
 ///
+/// Each waiter counts what matched when it came (once, under the journal's lock) and then only the
+/// entries committed after that, one at a time: a commit checks the waiters of its own tenant
+/// against the new entry alone. Rescanning the journal for every waiter on every commit made 16
+/// parallel tests' waits cost the server 0.003 of its speed (issue 46.2). An entry dropped for
+/// room after it arrived still counts: it arrived.
+///
 /// Each waiter is answered exactly once: whoever removes it from the table (a commit that satisfied
-/// it, or its timeout) answers it; everyone else finds it gone. Checks run after a commit, outside
-/// the journal's lock, so a waiter's callback may query the journal.
+/// it, or its timeout) answers it; everyone else finds it gone. Answers run outside every lock, so
+/// a waiter's callback may query the journal.
 public final class JournalWaiters: Sendable {
     /// One registered waiter: what it waits for and how to answer it.
     struct Waiter: Sendable {
@@ -13,11 +19,22 @@ public final class JournalWaiters: Sendable {
         let count: Int
         /// Called once, with `true` when the wait ran out before `count` entries matched.
         let answer: @Sendable (_ timedOut: Bool) -> Void
+        /// Entries that matched so far.
+        var matched = 0
+        /// Entries at or below this id were counted when it came.
+        var through: Int64 = 0
+    }
+
+    /// Where a waiter is filed: one tenant's entries, or every tenant's.
+    private enum Key: Hashable {
+        case tenant(String?)
+        case every
     }
 
     private struct State: Sendable {
         var nextId = 1
-        var waiting: [Int: Waiter] = [:]
+        var waiting: [Key: [Int: Waiter]] = [:]
+        var keys: [Int: Key] = [:]
     }
 
     private let state = Mutex(State())
@@ -27,14 +44,28 @@ public final class JournalWaiters: Sendable {
     public init() {}
 
     /// Waiters not yet answered.
-    public var count: Int { state.withLock { $0.waiting.count } }
+    public var count: Int { state.withLock { $0.keys.count } }
 
-    func add(_ waiter: Waiter) -> Int {
-        state.withLock { s in
+    private static func key(_ filter: JournalFilter) -> Key {
+        switch filter.tenant {
+        case .all: .every
+        case .only(let name): .tenant(name)
+        }
+    }
+
+    /// Files `waiter`, which has `matched` entries through id `through` already; the journal calls
+    /// it under its lock, so no commit falls between the count and the filing.
+    func add(_ waiter: Waiter, matched: Int, through: Int64) -> Int {
+        var waiter = waiter
+        waiter.matched = matched
+        waiter.through = through
+        let key = Self.key(waiter.filter)
+        return state.withLock { s in
             let id = s.nextId
             s.nextId += 1
-            s.waiting[id] = waiter
-            waitingCount.store(s.waiting.count, ordering: .relaxed)
+            s.waiting[key, default: [:]][id] = waiter
+            s.keys[id] = key
+            waitingCount.store(s.keys.count, ordering: .relaxed)
             return id
         }
     }
@@ -42,8 +73,11 @@ public final class JournalWaiters: Sendable {
     /// Takes the waiter out of the table; nil when it was already answered.
     func remove(_ id: Int) -> Waiter? {
         state.withLock { s in
-            defer { waitingCount.store(s.waiting.count, ordering: .relaxed) }
-            return s.waiting.removeValue(forKey: id)
+            defer { waitingCount.store(s.keys.count, ordering: .relaxed) }
+            guard let key = s.keys.removeValue(forKey: id) else { return nil }
+            let waiter = s.waiting[key]?.removeValue(forKey: id)
+            if s.waiting[key]?.isEmpty == true { s.waiting[key] = nil }
+            return waiter
         }
     }
 
@@ -51,21 +85,55 @@ public final class JournalWaiters: Sendable {
     public func expireAll() {
         let all = state.withLock { s in
             defer {
-                s.waiting.removeAll()
+                s = State(nextId: s.nextId)
                 waitingCount.store(0, ordering: .relaxed)
             }
-            return Array(s.waiting.values)
+            return s.waiting.values.flatMap(\.values)
         }
         for waiter in all { waiter.answer(true) }
     }
 
-    /// Answers every waiter whose filter now matches at least `count` entries. `matching` counts
-    /// entries for a filter (the journal's `count`), called outside this lock.
-    func check(matching: (JournalFilter) -> Int) {
+    /// Counts `entry` for the waiters of its tenant (and those of every tenant) whose filter it
+    /// matches, and answers those that now have enough.
+    func check(_ entry: JournalEntry) {
         guard waitingCount.load(ordering: .relaxed) > 0 else { return }
-        let candidates = state.withLock { s in s.waiting.isEmpty ? [] : Array(s.waiting) }
-        for (id, waiter) in candidates where matching(waiter.filter) >= waiter.count {
-            remove(id)?.answer(false)
+        let satisfied = state.withLock { s -> [Waiter] in
+            var done: [Waiter] = []
+            for key in [Key.tenant(entry.tenant), .every] {
+                guard var group = s.waiting[key] else { continue }
+                for (id, waiter) in group where entry.id > waiter.through && waiter.filter.matches(entry) {
+                    var waiter = waiter
+                    waiter.matched += 1
+                    if waiter.matched >= waiter.count {
+                        group[id] = nil
+                        s.keys[id] = nil
+                        done.append(waiter)
+                    } else {
+                        group[id] = waiter
+                    }
+                }
+                s.waiting[key] = group.isEmpty ? nil : group
+            }
+            waitingCount.store(s.keys.count, ordering: .relaxed)
+            return done
+        }
+        for waiter in satisfied { waiter.answer(false) }
+    }
+
+    /// After `tenant`'s entries were cleared: its waiters (and those of every tenant) count again
+    /// from what is left (`matching`, called under the journal's lock), through id `through`.
+    func recount(tenant: String?, through: Int64, matching: (JournalFilter) -> Int) {
+        state.withLock { s in
+            for key in [Key.tenant(tenant), .every] {
+                guard var group = s.waiting[key] else { continue }
+                for (id, waiter) in group {
+                    var waiter = waiter
+                    waiter.matched = matching(waiter.filter)
+                    waiter.through = through
+                    group[id] = waiter
+                }
+                s.waiting[key] = group
+            }
         }
     }
 }
@@ -79,8 +147,8 @@ extension Journal {
     {
         var filter = filter
         filter.limit = nil
-        let id = waiters.add(JournalWaiters.Waiter(filter: filter, count: count, answer: answer))
-        waiters.check(matching: { self.count($0) })
+        let (id, satisfied) = register(JournalWaiters.Waiter(filter: filter, count: count, answer: answer))
+        if satisfied { waiters.remove(id)?.answer(false) }
         return id
     }
 

@@ -45,7 +45,9 @@ struct HealthRoutes: AdminRouteCollection {
                     [
                         "count": .int(Int64(tenants.count)), "max": .int(Int64(tenants.capacity)),
                         "device_capacity_each": .int(Int64(tenants.deviceBounds.capacity)),
-                        "device_bytes_each": .int(Int64(tenants.deviceBounds.bytes))
+                        "device_bytes_each": .int(Int64(tenants.deviceBounds.bytes)),
+                        "journal_size_each": .int(Int64(context.journal.tenantCapacity)),
+                        "journal_bytes_each": .int(Int64(context.journal.tenantCapacityBytes))
                     ]))
         }
         return AdminResponse.json(.object(members))
@@ -55,10 +57,13 @@ struct HealthRoutes: AdminRouteCollection {
     /// how many lines wait to be written (and were given up).
     private var journalHealth: JSONValue {
         let journal = context.journal
+        // The tenant's own part: its entries, its drops, its bound (issue 46.1).
+        let usage = journal.usage(tenant: context.tenant.name)
+        let bound = journal.bounds(tenant: context.tenant.name)
         var members = [
-            JSONMember("size", .int(Int64(journal.size))), JSONMember("dropped", .int(journal.dropped)),
-            JSONMember("capacity", .int(Int64(journal.capacity))), JSONMember("bytes", .int(Int64(journal.bytes))),
-            JSONMember("capacity_bytes", .int(Int64(journal.capacityBytes)))
+            JSONMember("size", .int(Int64(usage.size))), JSONMember("dropped", .int(usage.dropped)),
+            JSONMember("capacity", .int(Int64(bound.capacity))), JSONMember("bytes", .int(Int64(usage.bytes))),
+            JSONMember("capacity_bytes", .int(Int64(bound.bytes)))
         ]
         if let file = context.journalFile {
             let status = file.status

@@ -114,8 +114,8 @@ final class EventStreamSession: @unchecked Sendable {
 
     /// Registers with the journal and starts sending; call once.
     func open(_ start: Start) {
-        let clearedThrough = journal.clearedThrough
-        let (reader, position) = journal.addReader { [weak self] in self?.scheduleFlush() }
+        let clearedThrough = journal.clearedThrough(filter.tenant)
+        let (reader, position) = journal.addReader(tenant: filter.tenant) { [weak self] in self?.scheduleFlush() }
         let closed = state.withLock { s -> Bool in
             s.reader = reader
             s.generation = position.generation

@@ -3,8 +3,8 @@ import SKANDomain
 /// One tenant: the whole server as seen under `/t/NAME` (or the default tenant, at the root). It
 /// holds what a test changes or asserts on, so that tests sharing a server never see each other's:
 /// the model and devices (the conversion service, with its coverage), the faults, the clock's
-/// offset and the received postbacks. Its journal view is the server's one journal narrowed to
-/// its entries (`scoped`). Listeners, the journal and its file, the upstream, a replay file and
+/// offset and the received postbacks. Its journal view is its own part of the server's one
+/// journal (`scoped`), bounded by its own share. Listeners, the journal and its file, the upstream, a replay file and
 /// the limits stay server-wide (`ServerComponents`).
 final class Tenant: Sendable {
     /// nil for the default tenant.
@@ -43,6 +43,14 @@ final class Tenant: Sendable {
             receivedPostbacks: ReceivedPostbackStore(
                 capacity: receivedPostbackBounds(options).capacity, capacityBytes: receivedPostbackBounds(options).bytes
             ))
+    }
+
+    /// A named tenant's part of the journal: an equal share of `--journal-size` and
+    /// `--journal-bytes` among `--max-tenants`, never below 100 entries and 256 KiB, so that a
+    /// test's entries are its own and no other tenant's traffic drops them (issue 46.1).
+    static func journalBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
+        let share = max(1, options.maxTenants)
+        return (max(100, options.journalSize / share), max(256 << 10, options.journalBytes / share))
     }
 
     /// A named tenant's bound on received postbacks: an equal share of the default tenant's

@@ -51,6 +51,29 @@ struct TenantProcessTests {
         return seen
     }
 
+    /// Issue 46.1 through the real executable: a tenant's three entries survive 150 of the default
+    /// tenant's and 150 of another tenant's on a journal of 100, and each tenant's `dropped` is
+    /// its own.
+    @Test func anotherTenantsTrafficNeverDropsATenantsJournal() throws {
+        let (process, port) = try SKANMockExecutable.serve(["--journal-size", "100"])
+        defer { #expect(process.terminateAndWait(), "the server stops") }
+        let base = "http://127.0.0.1:\(port)"
+        let client = CurlClient()
+        for (tenant, count) in [("/t/ta", 3), ("", 150), ("/t/tb", 150)] {
+            for n in 0..<count {
+                let url =
+                    "\(base)\(tenant)/api/v2/conversion_value?a=K&i=com.x&p=iOS&idfv=D\(n)&n=__SESSION__&skan_current_conversion_value=0"
+                #expect(try client.get(url).status == 200)
+            }
+        }
+        let ta = try JSONParser.parse(client.get(base + "/t/ta/__admin/requests").body)
+        #expect(ta["total"] == 3 && ta["dropped"] == 0, "\(ta["total"] ?? .null) \(ta["dropped"] ?? .null)")
+        let root = try JSONParser.parse(client.get(base + "/__admin/requests?limit=1").body)
+        #expect(root["total"] == 100 && root["dropped"] == 50)
+        let tb = try JSONParser.parse(client.get(base + "/t/tb/__admin/health").body)
+        #expect(tb["journal"]?["dropped"] == 50 && tb["journal"]?["capacity"] == 100, "\(tb["journal"] ?? .null)")
+    }
+
     @Test func parallelClientsInTenantsSeeOnlyTheirOwn() throws {
         let log = NSTemporaryDirectory() + "skan-mock-tenants-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }
