@@ -32,7 +32,19 @@ struct AppResponder: HTTPResponder {
         }
         var inner = request
         inner.target = prefix.innerTarget(request.target)
-        tenants.site(prefix.name).respond(to: inner, path: inner.path, writer: writer)
+        guard let tenant = tenants.site(prefix.name) else {
+            // Every tenant is in use: refused, and journaled in the default tenant (when the path
+            // is an endpoint's), since this one could not be made.
+            let reason = "tenant \(prefix.name): \(tenants.fullReason)"
+            writer.send(.jsonError(reason, status: .serviceUnavailable))
+            site.singular.journal(
+                HTTPRefusal(
+                    status: .serviceUnavailable, reason: reason, method: request.method.rawValue,
+                    target: inner.target, headers: request.headers, remoteAddress: request.remoteAddress,
+                    tlsVersion: request.tlsVersion))
+            return
+        }
+        tenant.respond(to: inner, path: inner.path, writer: writer)
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the

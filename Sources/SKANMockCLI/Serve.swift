@@ -65,7 +65,7 @@ struct Serve: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Named tenants (/t/NAME) kept at once; the least recently used is dropped. [env: SKAN_MOCK_MAX_TENANTS, default: 64]",
+            "Named tenants (/t/NAME) kept at once; the least recently used one not in use is dropped, else a new one gets 503. [env: SKAN_MOCK_MAX_TENANTS, default: 64]",
             valueName: "n"))
     var maxTenants: Int?
 

@@ -135,6 +135,8 @@ struct TenantTests {
         let mock = try InProcessServer { $0.maxTenants = 2 }
         mock.session("D", path: "/t/a/api/v2/conversion_value")
         mock.session("D", path: "/t/b/api/v2/conversion_value")
+        // Past the idle time, neither is in use any more; a is used again.
+        mock.clock.advance(seconds: TenantRegistry.idleMilliseconds / 1000)
         mock.session("D", path: "/t/a/api/v2/conversion_value")
         // A third tenant: b, the least recently used, goes, with its journal entries.
         mock.session("D", path: "/t/c/api/v2/conversion_value")
@@ -145,9 +147,41 @@ struct TenantTests {
         #expect(mock.server.journal.count(JournalFilter(tenant: .only("b"))) == 0)
         let health = json(mock.send(.get, "/__admin/health"))["tenants"]
         #expect(health?["count"] == 2 && health?["max"] == 2)
-        // b comes back afresh.
+        // b comes back afresh, once another is idle.
+        mock.clock.advance(seconds: TenantRegistry.idleMilliseconds / 1000)
         #expect(mock.send(.get, "/t/b/__admin/devices/D").status == 404)
         #expect(json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue?.count == 2)
+    }
+
+    /// Issue 46.3: a tenant in use (a pending wait, or a request within the idle time) is never
+    /// dropped; when every tenant is in use a new one gets a 503 naming --max-tenants, journaled
+    /// in the default tenant; once one is idle, it makes room.
+    @Test func aTenantInUseIsNeverDropped() throws {
+        let mock = try InProcessServer { $0.maxTenants = 2 }
+        mock.session("D1", path: "/t/keep/api/v2/conversion_value")
+        let wait = mock.send(.get, "/t/keep/__admin/requests/wait?device=D2&timeout_ms=60000")
+        #expect(wait.isWaiting)
+        mock.session("D1", path: "/t/x/api/v2/conversion_value")
+        // keep waits, x asked just now: a third tenant is refused, and the refusal journaled.
+        mock.clock.advance(seconds: TenantRegistry.idleMilliseconds / 1000 - 1)
+        let refused = mock.session("D1", path: "/t/y/api/v2/conversion_value")
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("--max-tenants 2"), "\(refused.text)")
+        let journaled = mock.server.journal.query(JournalFilter(tenant: .only(nil))).entries
+        let line = String(decoding: journaled.last?.line ?? [], as: UTF8.self)
+        #expect(line.contains("tenant y: every one of the 2 tenants"), "\(line)")
+        #expect(journaled.last?.json["response"]?["status"] == 503)
+        // Past the idle time x may go; keep, still waiting, may not.
+        mock.clock.advance(seconds: 1)
+        #expect(mock.session("D1", path: "/t/y/api/v2/conversion_value").status == 200)
+        let names = json(mock.send(.get, "/__admin/tenants"))["tenants"]?.arrayValue?.compactMap {
+            $0["name"]?.stringValue
+        }
+        #expect(names == ["y", "keep"])
+        // keep's second request answers its wait, and its journal holds both.
+        mock.session("D2", path: "/t/keep/api/v2/conversion_value")
+        #expect(wait.status == 200)
+        #expect(mock.server.journal.count(JournalFilter(tenant: .only("keep"))) == 2)
     }
 
     /// Issue 39: the named tenants together hold no more device state than the default tenant may:

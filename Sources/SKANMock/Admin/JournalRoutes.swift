@@ -47,7 +47,11 @@ struct JournalRoutes: AdminRouteCollection {
         }
         let journal = context.journal
         let filter = context.scoped(query.filter)
+        // A pending wait keeps its tenant in use: the registry never drops it meanwhile.
+        let tenant = context.tenant
+        tenant.hold()
         let id = journal.wait(for: filter, count: query.count) { timedOut in
+            tenant.release()
             // What the answer reports is in the journal file too, before the test reads it. This
             // may run on the event loop that recorded the request: the write happens on the file's
             // own queue, which then answers.

@@ -30,7 +30,13 @@ struct EventsRoute: AdminRouteCollection {
         let session = EventStreamSession(
             bootId: context.bootId, filter: filter, journal: context.journal,
             transport: HTTPStreamTransport(stream: stream))
-        stream.onClose { session.close() }
+        // An open console keeps its tenant in use: the registry never drops it meanwhile.
+        let tenant = context.tenant
+        tenant.hold()
+        stream.onClose {
+            tenant.release()
+            session.close()
+        }
         // Tells the client how long to wait before it reconnects.
         stream.write(Array("retry: 1000\n\n".utf8))
         session.open(start)

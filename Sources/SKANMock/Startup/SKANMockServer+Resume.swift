@@ -26,7 +26,7 @@ extension SKANMockServer {
             throw StartupError(.journal, "--resume: cannot read \(error.description)")
         }
         var restorer = JournalRestorer(
-            into: service, tenants: { tenants.site($0, request: false).tenant.service },
+            into: service, tenants: { tenants.site($0, request: false)?.tenant.service },
             journalCapacity: journal.capacity, journalBytes: journal.capacityBytes, source: path)
         var nextProgress = resumeProgressBytes
         var lastLine: JournalLine?

@@ -1,4 +1,5 @@
 import SKANDomain
+import SystemPOSIX
 
 /// One tenant: the whole server as seen under `/t/NAME` (or the default tenant, at the root). It
 /// holds what a test changes or asserts on, so that tests sharing a server never see each other's:
@@ -15,6 +16,15 @@ final class Tenant: Sendable {
     let clock: OffsetClock
     /// The postbacks received at this tenant's `/.well-known/.../report-attribution/`.
     let receivedPostbacks: ReceivedPostbackStore
+    /// Pending waits and open event streams: while any is held, the tenant is in use and the
+    /// registry never drops it (issue 46.3: a test waiting for its app's second request lost its
+    /// first when ten other tenants came).
+    private let holds = Atomic<Int>(0)
+
+    /// A wait or an event stream begins; `release` when it ends.
+    func hold() { _ = holds.add(1, ordering: .relaxed) }
+    func release() { _ = holds.subtract(1, ordering: .relaxed) }
+    var isHeld: Bool { holds.load(ordering: .relaxed) > 0 }
 
     init(
         name: String?, service: ConversionService, faults: FaultInjector, clock: OffsetClock,

@@ -2,8 +2,10 @@ import SKANDomain
 import SystemPOSIX
 
 /// The named tenants, made on first use and bounded in number: past `capacity`, the one least
-/// recently used is dropped (its next request starts it afresh). The one owner of the tenants'
-/// table; a request to a tenant costs one lookup under its lock.
+/// recently used that is not in use is dropped (its next request starts it afresh). In use: a
+/// pending wait or an open event stream, or a request within `idleMilliseconds`. When every
+/// tenant is in use, a new one is refused. The one owner of the tenants' table; a request to a
+/// tenant costs one lookup under its lock.
 final class TenantRegistry: Sendable {
     /// What the registry keeps of a tenant.
     struct Slot: Sendable {
@@ -20,6 +22,8 @@ final class TenantRegistry: Sendable {
     }
 
     let capacity: Int
+    /// A tenant asked nothing for this long may be dropped to make room.
+    static let idleMilliseconds: Int64 = 60_000
     /// What each named tenant's devices are bounded by (`Tenant.deviceBounds`), for the health answer.
     let deviceBounds: (capacity: Int, bytes: Int)
     private let make: @Sendable (String) -> TenantSite
@@ -40,27 +44,42 @@ final class TenantRegistry: Sendable {
     }
 
     /// The tenant `name` (valid), made when it is new; marks it used now (a request, when
-    /// `request`, which the tenants' list shows).
-    func site(_ name: String, request: Bool = true) -> TenantSite {
-        let now = request ? clock.nowMilliseconds() : nil
+    /// `request`, which the tenants' list shows). Nil when it is new and every one of the
+    /// `capacity` tenants is in use.
+    func site(_ name: String, request: Bool = true) -> TenantSite? {
+        let now = clock.nowMilliseconds()
         var evicted: TenantSite?
-        let site = state.withLock { s -> TenantSite in
+        let site = state.withLock { s -> TenantSite? in
             s.tick += 1
             if let index = s.slots.index(forKey: name) {
                 // In place: one lookup, no copy of the slot.
                 s.slots.values[index].lastUsed = s.tick
-                if let now { s.slots.values[index].lastRequestMilliseconds = now }
+                if request { s.slots.values[index].lastRequestMilliseconds = now }
                 return s.slots.values[index].site
             }
-            if s.slots.count >= capacity, let oldest = s.slots.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+            if s.slots.count >= capacity {
+                let idle = s.slots.filter { !Self.inUse($0.value, now: now) }
+                guard let oldest = idle.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return nil }
                 evicted = s.slots.removeValue(forKey: oldest.key)?.site
             }
             let site = make(name)
-            s.slots[name] = Slot(site: site, lastUsed: s.tick, lastRequestMilliseconds: now)
+            s.slots[name] = Slot(site: site, lastUsed: s.tick, lastRequestMilliseconds: request ? now : nil)
             return site
         }
         if let evicted { dropped(evicted) }
         return site
+    }
+
+    /// A pending wait, an open event stream, or a request within `idleMilliseconds`.
+    private static func inUse(_ slot: Slot, now: Int64) -> Bool {
+        if slot.site.tenant.isHeld { return true }
+        guard let last = slot.lastRequestMilliseconds else { return false }
+        return now - last < idleMilliseconds
+    }
+
+    /// Why a new tenant was refused: every one is in use.
+    var fullReason: String {
+        "every one of the \(capacity) tenants (--max-tenants \(capacity)) is in use (a pending wait, an open console, or a request in the last \(Self.idleMilliseconds / 1000) s), so no tenant was made; try again when one is done, drop one (DELETE /__admin/tenants/NAME), or start the server with a larger --max-tenants"
     }
 
     /// The tenant `name` when it exists, without making it or marking it used.

@@ -74,6 +74,38 @@ struct TenantProcessTests {
         #expect(tb["journal"]?["dropped"] == 50 && tb["journal"]?["capacity"] == 100, "\(tb["journal"] ?? .null)")
     }
 
+    /// Issue 46.3 through the real executable: with --max-tenants 3, a tenant waiting for its
+    /// second request is never dropped for ten newcomers (those past the bound get a 503 naming
+    /// --max-tenants), and its journal holds both requests.
+    @Test func aTenantInUseIsNeverDropped() throws {
+        let (process, port) = try SKANMockExecutable.serve(["--max-tenants", "3"])
+        defer { #expect(process.terminateAndWait(), "the server stops") }
+        let base = "http://127.0.0.1:\(port)"
+        let client = CurlClient()
+        #expect(try client.get(Self.session(base, tenant: "keep", device: "FIRST")).status == 200)
+        let waited = Mutex<JSONValue?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let waitURL = base + "/t/keep/__admin/requests/wait?device=SECOND&timeout_ms=20000"
+        Thread.detachNewThread {
+            defer { done.signal() }
+            let answer = try? CurlClient().get(waitURL)
+            waited.withLock { $0 = answer.flatMap { try? JSONParser.parse($0.body) } }
+        }
+        var statuses: [Int] = []
+        for n in 0..<10 { statuses.append(try client.get(Self.session(base, tenant: "other\(n)", device: "D")).status) }
+        #expect(statuses.filter { $0 == 200 }.count == 2 && statuses.filter { $0 == 503 }.count == 8, "\(statuses)")
+        let refused = try client.get(Self.session(base, tenant: "late", device: "D"))
+        #expect(refused.text.contains("--max-tenants 3"), "\(refused.text)")
+        #expect(try client.get(Self.session(base, tenant: "keep", device: "SECOND")).status == 200)
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(waited.withLock { $0?["timed_out"] } == false)
+        let all = try JSONParser.parse(client.get(base + "/t/keep/__admin/requests").body)
+        #expect(all["total"] == 2, "\(all)")
+        // The refusals are journaled in the default tenant.
+        let root = try JSONParser.parse(client.get(base + "/__admin/requests").body)
+        #expect(root["total"] == 9)
+    }
+
     @Test func parallelClientsInTenantsSeeOnlyTheirOwn() throws {
         let log = NSTemporaryDirectory() + "skan-mock-tenants-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }

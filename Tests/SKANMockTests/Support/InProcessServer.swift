@@ -11,6 +11,8 @@ struct InProcessServer {
     let server: SKANMockServer
     let upstream = UpstreamTwin()
     let timer = ManualTimer()
+    /// The server's clock, moved by hand.
+    let clock = ManualClock(seconds: InProcessServer.now)
 
     static let now: Int64 = 1_789_473_600
 
@@ -23,7 +25,7 @@ struct InProcessServer {
         }
         configure(&options)
         server = try SKANMockServer(
-            options: options, clock: ManualClock(seconds: Self.now), localAddresses: [],
+            options: options, clock: clock, localAddresses: [],
             edges: .init(upstream: upstream, delayTimer: timer.timer))
     }
 
