@@ -13,7 +13,8 @@ its PID with its journal kept; a model and args; no archive for the platform (wi
 failure; with swift and the action at that version: a build from source, here with a stand-in swift);
 a checksum that does not match (never built around); a Windows runner; a port in use; a server that
 exits at start; a server that never answers (stopped after the wait); stop leaving alone a process
-that is not the server it started; action.yml passing each step what the script reads.
+that is not the server it started; action.yml passing each step what the script reads; inputs with a
+line break refused, never printed as a workflow command.
 
 Prints one line per case and "action: N passed, M failed"; exits 1 when a case failed. Every process it
 starts has a timeout; the whole run is bounded by .ci/run's `timeout`.
@@ -374,6 +375,30 @@ def case_stop_spares_other_processes():
         os.kill(server, signal.SIGTERM)
 
 
+def case_inputs_with_line_breaks():
+    """Issue 47.3: an input with a line break is refused before it reaches an output, and nothing the
+    caller wrote is printed as a workflow command (a line starting with ::)."""
+    job = Runner("line-breaks", ref="main")
+    state = os.path.join(job.temp, "skan-mock-action")
+    os.makedirs(state)
+    open(os.path.join(state, "journal.jsonl"), "w").close()
+    code, out, outputs, _ = job.run("stop", {"SKAN_MOCK_ACTION_ARTIFACT": "mine\njournal=/etc/passwd"})
+    check(code == 1 and "the input artifact (SKAN_MOCK_ACTION_ARTIFACT) has a line break" in out, f"stop:\n{out}")
+    check("/etc/passwd" not in outputs.values(), f"the artifact input rewrote an output: {outputs}")
+    for variable, value in [("SKAN_MOCK_ACTION_VERSION", f"{VERSION}\n::warning::injected"),
+                            ("SKAN_MOCK_ACTION_VERSION", f"{VERSION}\r::warning::injected")]:
+        code, out, outputs, _ = job.run("fetch", {variable: value})
+        check(code == 1 and "the input version (SKAN_MOCK_ACTION_VERSION) has a line break" in out, f"fetch:\n{out}")
+        check(not any(line.startswith("::warning") for line in re.split(r"[\r\n]", out)),
+              f"the caller's text was printed as a workflow command:\n{out}")
+        check(outputs == {}, f"outputs: {outputs}")
+    code, out, _, _ = job.run("start", {"SKAN_MOCK_ACTION_MODEL": "m.json\nurl=http://elsewhere"})
+    check(code == 1 and "the input model" in out, f"start:\n{out}")
+    # The version is matched whole: a release followed by anything else is no release.
+    code, out, _, _ = job.run("fetch", {"SKAN_MOCK_ACTION_VERSION": f"{VERSION} junk"})
+    check(code == 1 and "is not a release" in out, f"fetch:\n{out}")
+
+
 def case_action_yml_wiring():
     """action.yml gives each step what Scripts/action.sh reads, and uses every input."""
     text = open(os.path.join(ROOT, "action.yml")).read()
@@ -406,6 +431,7 @@ def case_action_yml_wiring():
 
 CASES = [
     case_action_yml_wiring,
+    case_inputs_with_line_breaks,
     case_archive_start_answer_stop,
     case_version_model_args,
     case_args_unmatched_quote,
