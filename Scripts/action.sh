@@ -218,7 +218,7 @@ build_from_source() { # reason
 start() {
     local binary=${SKAN_MOCK_ACTION_BINARY:-} port=${SKAN_MOCK_ACTION_PORT:-0} model=${SKAN_MOCK_ACTION_MODEL:-}
     local wait=${SKAN_MOCK_ACTION_WAIT:-60} swift=${SKAN_MOCK_ACTION_SWIFT:-swift} bin_path pid deadline line url
-    local listen_port args_file
+    local listen_port args_file token="" token_next="" probe probed
     refuse_line_breaks SKAN_MOCK_ACTION_PORT SKAN_MOCK_ACTION_MODEL SKAN_MOCK_ACTION_WAIT SKAN_MOCK_ACTION_BINARY \
         SKAN_MOCK_ACTION_BUILD
     case $port in '' | *[!0-9]*) fail "port '$port' is not a number (0 picks a free one)" ;; esac
@@ -248,7 +248,15 @@ start() {
         args_file="$state/args"
         printf '%s\n' "$SKAN_MOCK_ACTION_ARGS" | tr '\n' ' ' | xargs printf '%s\n' >"$args_file" \
             || fail "cannot read args '$SKAN_MOCK_ACTION_ARGS' (an unmatched quote?)"
-        while IFS= read -r line; do set -- "$@" "$line"; done <"$args_file"
+        while IFS= read -r line; do
+            set -- "$@" "$line"
+            # The server's --admin-token, for the readiness probe (the last one given, as serve takes it).
+            if [ -n "$token_next" ]; then token=$line; token_next=""; fi
+            case $line in
+                --admin-token) token_next=1 ;;
+                --admin-token=*) token=${line#--admin-token=} ;;
+            esac
+        done <"$args_file"
         ;;
     esac
     say "starting: skan-mock $*"
@@ -257,13 +265,31 @@ start() {
     printf '%s\n' "$pid" >"$state/pid"
     printf '%s\n' "$binary" >"$state/binary"
 
+    # Ready when skan-mock health gets 200 at the port the start-up line names. The probe sends the
+    # --admin-token of args (health reads SKAN_MOCK_ADMIN_TOKEN; the job's own, if it set one, when
+    # args has none): without it a server with a token answered 401, and was killed after the wait.
+    # A 401 all the same (a token given some other way) is a server that answers: up, said so.
     deadline=$(( $(date +%s) + wait ))
     listen_port=""
+    probe="it never printed its start-up line"
     while :; do
         line=$(grep -m 1 '^skan-mock listening on http://' "$state/server.log" 2>/dev/null || true)
         if [ -n "$line" ]; then
             listen_port=$(printf '%s\n' "$line" | sed -n 's|^skan-mock listening on http://[^ ]*:\([0-9][0-9]*\).*|\1|p')
-            [ -n "$listen_port" ] && "$binary" health --port "$listen_port" --timeout 2 >/dev/null 2>&1 && break
+            if [ -n "$listen_port" ]; then
+                if [ -n "$token" ]; then
+                    probed=$(SKAN_MOCK_ADMIN_TOKEN=$token "$binary" health --port "$listen_port" --timeout 2 2>&1 >/dev/null) && break
+                else
+                    probed=$("$binary" health --port "$listen_port" --timeout 2 2>&1 >/dev/null) && break
+                fi
+                probe=$(printf '%s\n' "$probed" | tail -n 1)
+                case $probe in
+                    *"HTTP 401"*)
+                        say "the server answers, but refused the readiness probe's admin token ($probe): taken as up"
+                        break
+                        ;;
+                esac
+            fi
         fi
         if ! kill -0 "$pid" 2>/dev/null; then
             wait "$pid" 2>/dev/null || true
@@ -277,7 +303,7 @@ start() {
             kill -9 "$pid" 2>/dev/null || true
             rm -f "$state/pid"
             untrusted '  | ' <"$state/server.log" >&2
-            fail "the server did not answer skan-mock health within $wait s (stopped; its output is above)"
+            fail "the server did not answer skan-mock health within $wait s (stopped; its output is above); the last probe: $probe"
         fi
         sleep 0.2
     done
