@@ -42,19 +42,54 @@ mode=${1:-}
 action_root=$(cd "$(dirname "$0")/.." && pwd)
 state=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/skan-mock-action
 
-say() { printf 'skan-mock action: %s\n' "$*"; }
+# The runner reads a line of the step's output that starts with :: as a workflow command, so a
+# caller's text is never printed at the start of a line: say and fail print one line each (a line
+# break in their text becomes a space, or %0A in ::error's), and text from elsewhere (the server's
+# log, the journal's report) goes through untrusted.
+one_line() { printf '%s' "$*" | tr '\r\n' '  '; }
+say() { printf 'skan-mock action: %s\n' "$(one_line "$*")"; }
 fail() {
-    # ::error:: puts the line on the run's summary page as well as in the log.
-    printf '::error title=skan-mock::%s\n' "$*"
-    printf 'skan-mock action: %s\n' "$*" >&2
+    local message
+    # ::error:: puts the line on the run's summary page as well as in the log; its message escapes
+    # %, CR and LF as GitHub's own toolkit does.
+    message=$*
+    message=${message//"%"/%25}
+    message=${message//$'\r'/%0D}
+    message=${message//$'\n'/%0A}
+    printf '::error title=skan-mock::%s\n' "$message"
+    printf 'skan-mock action: %s\n' "$(one_line "$*")" >&2
     exit 1
 }
+untrusted() { # prints standard input with workflow commands off (::stop-commands::), prefixed
+    local token
+    token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+    printf '::stop-commands::%s\n' "$token"
+    sed "s/^/$1/"
+    printf '::%s::\n' "$token"
+}
+has_line_break() { case $1 in *$'\n'* | *$'\r'*) return 0 ;; *) return 1 ;; esac; }
 output() { # name value: a step output (GITHUB_OUTPUT), or printed outside Actions
+    # One line per output: a value with a line break would write outputs of its own choosing.
+    has_line_break "$2" && fail "output $1 would hold a line break: not written"
     if [ -n "${GITHUB_OUTPUT:-}" ]; then printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; else say "output $1=$2"; fi
 }
 export_env() { # name value: for the job's later steps
+    has_line_break "$2" && fail "$1 would hold a line break: not set"
     if [ -n "${GITHUB_ENV:-}" ]; then printf '%s=%s\n' "$1" "$2" >>"$GITHUB_ENV"; fi
     say "$1=$2"
+}
+# The inputs, one line each: an artifact name with a second line journal=/etc/passwd rewrote the
+# journal output (and so the file the upload step uploads). args alone may span lines (a line break
+# separates arguments there, and args is never written to an output).
+refuse_line_breaks() { # variable names (SKAN_MOCK_ACTION_ARTIFACT is the input artifact)
+    local name value input
+    for name in "$@"; do
+        eval "value=\${$name:-}"
+        if has_line_break "$value"; then
+            input=$(printf '%s' "${name#SKAN_MOCK_ACTION_}" | tr '[:upper:]' '[:lower:]')
+            fail "the input $input ($name) has a line break, which could rewrite the step's outputs: give it on one line"
+        fi
+    done
 }
 sha256_of() {
     if command -v sha256sum >/dev/null 2>&1; then
@@ -79,8 +114,9 @@ case ${GITHUB_ACTION_PATH:-} in
 esac
 [ -n "$action_repository" ] || action_repository=${GITHUB_REPOSITORY:-}
 
-is_version() { # v1.2.3, 1.2.3, v1.2.3-rc.1
-    printf '%s\n' "$1" | grep -Eq '^v?[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$'
+version_pattern='^v?[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$'
+is_version() { # v1.2.3, 1.2.3, v1.2.3-rc.1: the whole value (grep matched any one of its lines)
+    [[ $1 =~ $version_pattern ]]
 }
 
 platform_name() { # prints linux-x86_64, linux-aarch64 or macos-universal for this runner
@@ -107,6 +143,7 @@ platform_name() { # prints linux-x86_64, linux-aarch64 or macos-universal for th
 # --- fetch ---------------------------------------------------------------------------------------
 fetch() {
     local version=${SKAN_MOCK_ACTION_VERSION:-} platform tag file name base url code dir expected actual listed
+    refuse_line_breaks SKAN_MOCK_ACTION_VERSION SKAN_MOCK_ACTION_REF SKAN_MOCK_ACTION_REPOSITORY
     if [ -z "$version" ]; then
         if is_version "$action_ref"; then version=$action_ref; else version=source; fi
     fi
@@ -181,7 +218,9 @@ build_from_source() { # reason
 start() {
     local binary=${SKAN_MOCK_ACTION_BINARY:-} port=${SKAN_MOCK_ACTION_PORT:-0} model=${SKAN_MOCK_ACTION_MODEL:-}
     local wait=${SKAN_MOCK_ACTION_WAIT:-60} swift=${SKAN_MOCK_ACTION_SWIFT:-swift} bin_path pid deadline line url
-    local listen_port args_file
+    local listen_port args_file token="" token_next="" probe probed
+    refuse_line_breaks SKAN_MOCK_ACTION_PORT SKAN_MOCK_ACTION_MODEL SKAN_MOCK_ACTION_WAIT SKAN_MOCK_ACTION_BINARY \
+        SKAN_MOCK_ACTION_BUILD
     case $port in '' | *[!0-9]*) fail "port '$port' is not a number (0 picks a free one)" ;; esac
     case $wait in '' | *[!0-9]*) fail "wait '$wait' is not a number of seconds" ;; esac
     mkdir -p "$state"
@@ -209,7 +248,15 @@ start() {
         args_file="$state/args"
         printf '%s\n' "$SKAN_MOCK_ACTION_ARGS" | tr '\n' ' ' | xargs printf '%s\n' >"$args_file" \
             || fail "cannot read args '$SKAN_MOCK_ACTION_ARGS' (an unmatched quote?)"
-        while IFS= read -r line; do set -- "$@" "$line"; done <"$args_file"
+        while IFS= read -r line; do
+            set -- "$@" "$line"
+            # The server's --admin-token, for the readiness probe (the last one given, as serve takes it).
+            if [ -n "$token_next" ]; then token=$line; token_next=""; fi
+            case $line in
+                --admin-token) token_next=1 ;;
+                --admin-token=*) token=${line#--admin-token=} ;;
+            esac
+        done <"$args_file"
         ;;
     esac
     say "starting: skan-mock $*"
@@ -218,18 +265,36 @@ start() {
     printf '%s\n' "$pid" >"$state/pid"
     printf '%s\n' "$binary" >"$state/binary"
 
+    # Ready when skan-mock health gets 200 at the port the start-up line names. The probe sends the
+    # --admin-token of args (health reads SKAN_MOCK_ADMIN_TOKEN; the job's own, if it set one, when
+    # args has none): without it a server with a token answered 401, and was killed after the wait.
+    # A 401 all the same (a token given some other way) is a server that answers: up, said so.
     deadline=$(( $(date +%s) + wait ))
     listen_port=""
+    probe="it never printed its start-up line"
     while :; do
         line=$(grep -m 1 '^skan-mock listening on http://' "$state/server.log" 2>/dev/null || true)
         if [ -n "$line" ]; then
             listen_port=$(printf '%s\n' "$line" | sed -n 's|^skan-mock listening on http://[^ ]*:\([0-9][0-9]*\).*|\1|p')
-            [ -n "$listen_port" ] && "$binary" health --port "$listen_port" --timeout 2 >/dev/null 2>&1 && break
+            if [ -n "$listen_port" ]; then
+                if [ -n "$token" ]; then
+                    probed=$(SKAN_MOCK_ADMIN_TOKEN=$token "$binary" health --port "$listen_port" --timeout 2 2>&1 >/dev/null) && break
+                else
+                    probed=$("$binary" health --port "$listen_port" --timeout 2 2>&1 >/dev/null) && break
+                fi
+                probe=$(printf '%s\n' "$probed" | tail -n 1)
+                case $probe in
+                    *"HTTP 401"*)
+                        say "the server answers, but refused the readiness probe's admin token ($probe): taken as up"
+                        break
+                        ;;
+                esac
+            fi
         fi
         if ! kill -0 "$pid" 2>/dev/null; then
             wait "$pid" 2>/dev/null || true
             rm -f "$state/pid"
-            sed 's/^/  | /' "$state/server.log" >&2
+            untrusted '  | ' <"$state/server.log" >&2
             fail "the server did not start: $(grep -v '^{' "$state/server.log" | tail -n 1)"
         fi
         if [ "$(date +%s)" -ge "$deadline" ]; then
@@ -237,8 +302,8 @@ start() {
             sleep 1
             kill -9 "$pid" 2>/dev/null || true
             rm -f "$state/pid"
-            sed 's/^/  | /' "$state/server.log" >&2
-            fail "the server did not answer skan-mock health within $wait s (stopped; its output is above)"
+            untrusted '  | ' <"$state/server.log" >&2
+            fail "the server did not answer skan-mock health within $wait s (stopped; its output is above); the last probe: $probe"
         fi
         sleep 0.2
     done
@@ -283,6 +348,7 @@ running_server() {
 # --- stop ----------------------------------------------------------------------------------------
 stop() {
     local pid binary i artifact
+    refuse_line_breaks SKAN_MOCK_ACTION_ARTIFACT
     if [ ! -f "$state/pid" ]; then
         say "no server started by this action is running: nothing to stop"
     elif ! pid=$(running_server); then
@@ -303,7 +369,8 @@ stop() {
         # Kept even when empty: "the app sent nothing" is worth knowing too.
         binary=$(cat "$state/binary" 2>/dev/null || true)
         if [ -n "$binary" ] && [ -x "$binary" ]; then
-            "$binary" report "$state/journal.jsonl" || true
+            # The journal holds what the app sent: printed with workflow commands off.
+            { "$binary" report "$state/journal.jsonl" 2>&1 || true; } | untrusted ''
         fi
         artifact=${SKAN_MOCK_ACTION_ARTIFACT:-}
         if [ -z "$artifact" ]; then

@@ -76,8 +76,14 @@ fi
 
 # One pre-action at a time per folder (two schemes' at once must leave one server): a lock folder
 # (mkdir is atomic) naming its holder; a holder that is gone (a cancelled build) leaves it stale.
+# A run stopped between its mkdir and writing the holder file leaves a folder naming no one: one
+# that has had no holder file for 3 s (a holder writes it at once) is stale too. It is told apart
+# from a new lock folder by its inode (ls -di, the same on a Mac), so a folder another run has
+# made meanwhile is never taken.
 me=$(identity_of $$)
 locked=
+unnamed=
+unnamed_checks=0
 for _ in $(seq 600); do
     if mkdir "$lock" 2>/dev/null; then
         printf '%s' "$me" >"$lock/holder"
@@ -88,6 +94,25 @@ for _ in $(seq 600); do
     if [ -n "$holder" ] && ! is_running "$holder"; then
         rm -rf "$lock"
         continue
+    fi
+    if [ -z "$holder" ] && [ ! -e "$lock/holder" ]; then
+        inode=$(ls -di "$lock" 2>/dev/null | awk '{print $1}')
+        if [ -n "$inode" ] && [ "$inode" = "$unnamed" ]; then
+            unnamed_checks=$((unnamed_checks + 1))
+        else
+            unnamed=$inode
+            unnamed_checks=0
+        fi
+        if [ "$unnamed_checks" -ge 30 ]; then
+            say "$lock has named no holder for 3 s (a run stopped before it wrote one): taken over"
+            rm -rf "$lock"
+            unnamed=
+            unnamed_checks=0
+            continue
+        fi
+    else
+        unnamed=
+        unnamed_checks=0
     fi
     sleep 0.1
 done

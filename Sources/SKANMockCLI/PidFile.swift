@@ -21,8 +21,9 @@ struct PidFile: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Takes the file's lock, or refuses a file another server holds. A symbolic link at `path`
-    /// is refused: the server would write the file it names.
+    /// Takes the file's lock, or refuses a file another server holds. A symbolic link at `path`,
+    /// or a file with more than one name (a hard link), is refused: the server would write the
+    /// file they name.
     static func claim(_ path: String) throws(SKANMockServer.StartupError) -> PidFile {
         let fd: Int32
         do {
@@ -37,6 +38,15 @@ struct PidFile: Sendable {
         guard System.isRegularFile(fd) else {
             System.close(fd)
             throw SKANMockServer.StartupError(.listeners, "--pid-file \(path) is not a regular file: give another path")
+        }
+        // A hard link's target is written in place (the pid replaces what it held), as a symbolic
+        // link's would be: a file with another name is not this server's to write.
+        if let links = System.linkCount(fd), links > 1 {
+            System.close(fd)
+            throw SKANMockServer.StartupError(
+                .listeners,
+                "--pid-file \(path) has \(links) names (hard links): give the path of a file of its own (the server would write the file the other names share)"
+            )
         }
         let lock: RecordLock
         do {

@@ -26,10 +26,16 @@ struct SKANMockCommand: ParsableCommand {
     /// error (the docs promise it, and a CI log shows the cause first), with where to look: its
     /// default is the error, the option's help and the whole usage, 3 to 4 lines. Help, `--version`
     /// and the commands' own exit statuses are as ArgumentParser makes them.
+    ///
+    /// Before anything else, while the process has one thread, the signals the server handles are
+    /// blocked, so one sent at any moment waits for its handler (`SignalHandlers`); the commands
+    /// that are not the server get them back as usual.
     static func main() {
+        SignalHandlers.blockAtStart()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
+            if !(command is Serve) { SignalHandlers.restoreDefault() }
             try command.run()
         } catch {
             if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }

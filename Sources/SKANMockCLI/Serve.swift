@@ -228,8 +228,6 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
-        // Signals are taken before listening, so a `docker stop` at any moment is a clean stop.
-        let signalSources = SignalHandlers.install(server: server, pidFile: pid)
         do {
             try server.start()
             try pid?.write()
@@ -238,6 +236,9 @@ struct Serve: ParsableCommand {
             StandardStreams.error("skan-mock: \(error.description)")
             throw ExitCode(error.exitStatus)
         }
+        // Signals have been blocked since `main` began, so a `docker stop` at any moment waits for
+        // these handlers, which stop a server that has started: a clean stop.
+        let signalSources = SignalHandlers.install(server: server, pidFile: pid)
         // Said once the start is sure: a refused start is its one line.
         for notice in server.notices { StandardStreams.error(notice) }
         StandardStreams.output("skan-mock listening on \(server.url)")

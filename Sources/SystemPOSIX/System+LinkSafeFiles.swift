@@ -6,7 +6,7 @@
 
 // Files opened without following a symbolic link at their path (O_NOFOLLOW, lstat): a link planted
 // where skan-mock keeps a key or a pid file must not make it change or write the file the link
-// names. glibc and Darwin spell these alike.
+// names, nor through a hard link (a second name of another file). glibc and Darwin spell these alike.
 
 extension System {
     /// Whether `path` itself is a symbolic link (`lstat`).
@@ -31,6 +31,15 @@ extension System {
     /// Sets the permission bits of the open file `fd` (`fchmod`).
     public static func setPermissions(_ fd: Int32, _ mode: Int) -> SystemError? {
         fchmod(fd, mode_t(mode)) == 0 ? nil : SystemError(code: errno, function: "fchmod")
+    }
+
+    /// How many names the open file `fd` has (`st_nlink`), or nil when it cannot be `fstat`ed. A
+    /// file written in place through one of two hard links changes under the other name too, so a
+    /// file the server writes must have no other name.
+    public static func linkCount(_ fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return Int(info.st_nlink)
     }
 
     /// Whether `path` is (still) the file open as `fd`: same device and inode, the path itself

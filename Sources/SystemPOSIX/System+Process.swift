@@ -14,11 +14,6 @@ extension System {
         return String(cString: value)
     }
 
-    /// Sets `signal` to be ignored (so that a dispatch source can take it, or a dead peer cannot kill us).
-    public static func ignore(_ signal: ProcessSignal) {
-        ignoreSignal(signal.number)
-    }
-
     /// Ignores SIGXFSZ: a write past a file-size limit (`ulimit -f`) must fail with EFBIG, which
     /// the journal log handles, instead of ending the process.
     public static func ignoreFileSizeLimit() {
@@ -44,6 +39,37 @@ extension System {
     public static func exitNow(_ code: Int32) -> Never {
         fflush(nil)
         _exit(code)
+    }
+}
+
+extension System {
+    /// Blocks `signals` in the calling thread and in every thread it starts from now on (a new
+    /// thread inherits its creator's mask). Called first in `main`, before any thread exists, a
+    /// signal then waits, pending, until a handler takes it (a dispatch source reads pending
+    /// signals), instead of ending the process or being lost in between.
+    public static func block(_ signals: [ProcessSignal]) {
+        var set = signalSet(signals)
+        _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Unblocks `signals` in the calling thread: one pending now is delivered at once.
+    public static func unblock(_ signals: [ProcessSignal]) {
+        var set = signalSet(signals)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Which of `signals` are pending, blocked, for this process or thread (`sigpending`).
+    public static func pending(_ signals: [ProcessSignal]) -> [ProcessSignal] {
+        var set = sigset_t()
+        guard sigpending(&set) == 0 else { return [] }
+        return signals.filter { sigismember(&set, $0.number) == 1 }
+    }
+
+    private static func signalSet(_ signals: [ProcessSignal]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal.number) }
+        return set
     }
 }
 

@@ -13,7 +13,9 @@ its PID with its journal kept; a model and args; no archive for the platform (wi
 failure; with swift and the action at that version: a build from source, here with a stand-in swift);
 a checksum that does not match (never built around); a Windows runner; a port in use; a server that
 exits at start; a server that never answers (stopped after the wait); stop leaving alone a process
-that is not the server it started; action.yml passing each step what the script reads.
+that is not the server it started; action.yml passing each step what the script reads; inputs with a
+line break refused, never printed as a workflow command; args with --admin-token (the probe sends it),
+and what a refused probe was told.
 
 Prints one line per case and "action: N passed, M failed"; exits 1 when a case failed. Every process it
 starts has a timeout; the whole run is bounded by .ci/run's `timeout`.
@@ -32,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -374,6 +377,72 @@ def case_stop_spares_other_processes():
         os.kill(server, signal.SIGTERM)
 
 
+def case_inputs_with_line_breaks():
+    """Issue 47.3: an input with a line break is refused before it reaches an output, and nothing the
+    caller wrote is printed as a workflow command (a line starting with ::)."""
+    job = Runner("line-breaks", ref="main")
+    state = os.path.join(job.temp, "skan-mock-action")
+    os.makedirs(state)
+    open(os.path.join(state, "journal.jsonl"), "w").close()
+    code, out, outputs, _ = job.run("stop", {"SKAN_MOCK_ACTION_ARTIFACT": "mine\njournal=/etc/passwd"})
+    check(code == 1 and "the input artifact (SKAN_MOCK_ACTION_ARTIFACT) has a line break" in out, f"stop:\n{out}")
+    check("/etc/passwd" not in outputs.values(), f"the artifact input rewrote an output: {outputs}")
+    for variable, value in [("SKAN_MOCK_ACTION_VERSION", f"{VERSION}\n::warning::injected"),
+                            ("SKAN_MOCK_ACTION_VERSION", f"{VERSION}\r::warning::injected")]:
+        code, out, outputs, _ = job.run("fetch", {variable: value})
+        check(code == 1 and "the input version (SKAN_MOCK_ACTION_VERSION) has a line break" in out, f"fetch:\n{out}")
+        check(not any(line.startswith("::warning") for line in re.split(r"[\r\n]", out)),
+              f"the caller's text was printed as a workflow command:\n{out}")
+        check(outputs == {}, f"outputs: {outputs}")
+    code, out, _, _ = job.run("start", {"SKAN_MOCK_ACTION_MODEL": "m.json\nurl=http://elsewhere"})
+    check(code == 1 and "the input model" in out, f"start:\n{out}")
+    # The version is matched whole: a release followed by anything else is no release.
+    code, out, _, _ = job.run("fetch", {"SKAN_MOCK_ACTION_VERSION": f"{VERSION} junk"})
+    check(code == 1 and "is not a release" in out, f"fetch:\n{out}")
+
+
+def case_admin_token_in_args():
+    """Issue 47.8: the action's own example, args: --strict --admin-token secret, starts (the
+    readiness probe sends the token), and the server asks for the token afterwards."""
+    job = Runner("admin-token")
+    code, out, outputs, exported = job.start({"SKAN_MOCK_ACTION_ARGS": "--strict --admin-token secret",
+                                              "SKAN_MOCK_ACTION_WAIT": "20"})
+    check(code == 0, f"start failed:\n{out}")
+    try:
+        urllib.request.urlopen(exported["SKAN_MOCK_URL"] + "/__admin/health", timeout=10)
+        check(False, "the server took an admin request without its token")
+    except urllib.error.HTTPError as error:
+        check(error.code == 401, f"admin without the token: {error.code}")
+    code, out, _, _ = job.run("stop")
+    check(code == 0 and not alive(int(outputs["pid"])), f"stop:\n{out}")
+
+
+def case_probe_refused_is_said():
+    """Issue 47.8: what the readiness probe was told is said: a 401 is a server that answers (up, with
+    a line saying the probe's token was refused); any other refusal is named when the wait ends."""
+    job = Runner("probe-refused")
+    for status, wait in (("401", "10"), ("503", "2")):
+        stub = os.path.join(job.dir, f"skan-mock-{status}")
+        with open(stub, "w") as f:
+            f.write(f"""#!/bin/sh
+# Answers its start-up line, and every health probe with HTTP {status}.
+case "$1" in
+    --version) echo 0.0.0-stub; exit 0 ;;
+    health) echo 'skan-mock health: HTTP {status}: refused' >&2; exit 1 ;;
+esac
+echo 'skan-mock listening on http://127.0.0.1:{free_port()}'
+exec sleep 300
+""")
+        os.chmod(stub, 0o755)
+        code, out, outputs, _ = job.run("start", {"SKAN_MOCK_ACTION_BINARY": stub, "SKAN_MOCK_ACTION_WAIT": wait})
+        if status == "401":
+            check(code == 0 and "refused the readiness probe's admin token (skan-mock health: HTTP 401: refused)" in out,
+                  f"start with a 401:\n{out}")
+            job.run("stop")
+        else:
+            check(code == 1 and "the last probe: skan-mock health: HTTP 503: refused" in out, f"start with a 503:\n{out}")
+
+
 def case_action_yml_wiring():
     """action.yml gives each step what Scripts/action.sh reads, and uses every input."""
     text = open(os.path.join(ROOT, "action.yml")).read()
@@ -406,6 +475,9 @@ def case_action_yml_wiring():
 
 CASES = [
     case_action_yml_wiring,
+    case_inputs_with_line_breaks,
+    case_admin_token_in_args,
+    case_probe_refused_is_said,
     case_archive_start_answer_stop,
     case_version_model_args,
     case_args_unmatched_quote,

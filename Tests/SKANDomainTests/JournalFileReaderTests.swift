@@ -127,4 +127,42 @@ import Testing
             #expect(reader.otherTenantLines == others)
         }
     }
+
+    /// A `--tenant` no line names is told apart from a tenant that sent nothing: the reader counts
+    /// the lines it handed back and names the tenants it passed over (issue 47.9).
+    @Test func theTenantsPassedOverAreNamed() throws {
+        let text = """
+            {"id":1,"tenant":"qa"}
+            {"id":2}
+            {"type":"reset","through":2,"devices":true,"tenant":"ci"}
+            {"id":3,"tenant":"qa"}
+            {broken
+
+            """
+        var reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: 5))
+        reader.tenant = .only("q")
+        while try reader.next() != nil {}
+        #expect(reader.tenantLines == 0)
+        #expect(reader.otherTenants == ["qa", nil, "ci"])
+        #expect(!reader.moreOtherTenants)
+
+        reader = JournalFileReader(Trickle(bytes: Array(text.utf8), step: 5))
+        reader.tenant = .only("qa")
+        while try reader.next() != nil {}
+        #expect(reader.tenantLines == 2)
+        #expect(reader.otherTenants == [nil, "ci"])
+    }
+
+    /// A file of more tenants than are named keeps the first ones and says there are more.
+    @Test func theTenantsNamedAreBounded() throws {
+        let count = JournalFileReader<InMemoryJournalSource>.maxOtherTenantsNamed + 3
+        let text = (0..<count).map { #"{"id":\#($0 + 1),"tenant":"t\#($0)"}"# }.joined(separator: "\n") + "\n"
+        var reader = JournalFileReader(InMemoryJournalSource(Array(text.utf8)))
+        reader.tenant = .only("other")
+        while try reader.next() != nil {}
+        #expect(reader.otherTenants.count == JournalFileReader<InMemoryJournalSource>.maxOtherTenantsNamed)
+        #expect(reader.otherTenants.first == "t0")
+        #expect(reader.moreOtherTenants)
+        #expect(reader.otherTenantLines == count)
+    }
 }

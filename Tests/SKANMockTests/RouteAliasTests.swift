@@ -129,7 +129,12 @@ struct RouteAliasTests {
         ("/caf%c3%a9=skan4", "%c3 is in lower case; clients send %C3"),
         ("/%41pp=skan4", "%41 is \"A\", which clients send as is; write A instead"),
         ("/a%zz=skan4", "%zz is not a percent-escape"),
-        ("/a%2=skan4", "%2 is not a percent-escape")
+        ("/a%2=skan4", "%2 is not a percent-escape"),
+        // Issue 47.11: dot segments, which clients resolve before they send.
+        ("/a/../b=skan4", "the path holds the segment \"..\", which clients remove before they send"),
+        ("/a/./b=skan4", "the path holds the segment \".\", which clients remove before they send"),
+        ("/a/..=skan4", "the segment \"..\""),
+        ("/./a=skan4", "the segment \".\"")
     ])
     func pathsNoRequestCanReachAreRefused(text: String, reason: String) {
         do {
@@ -142,7 +147,24 @@ struct RouteAliasTests {
         }
     }
 
+    /// Issue 47.11: a path longer than a request line leaves room for is refused, named by its
+    /// start; one at the bound is taken.
+    @Test func pathsTooLongForARequestLineAreRefused() throws {
+        let longest = "/" + String(repeating: "a", count: RouteAlias.maxPathBytes - 1)
+        #expect(try RouteAlias(parsing: longest + "=skan4").path == longest)
+        let text = "/" + String(repeating: "a", count: 9_000) + "=skan4"
+        do {
+            _ = try RouteAlias(parsing: text)
+            Issue.record("a 9,001-byte path was taken")
+        } catch {
+            #expect(error.alias == String(text.prefix(40)) + "...")
+            #expect(
+                error.reason.hasPrefix("the path is 9001 bytes, over the 2048 an alias may have"), "\(error.reason)")
+        }
+    }
+
     @Test func pathsAsClientsSendThemAreTaken() throws {
+        #expect(try RouteAlias(parsing: "/v1/..x/.y/z.=skan4").path == "/v1/..x/.y/z.")
         #expect(try RouteAlias(parsing: "/caf%C3%A9/v1=skan4").path == "/caf%C3%A9/v1")
         #expect(try RouteAlias(parsing: "/a%2Fb=skan4").path == "/a%2Fb")
         #expect(try RouteAlias(parsing: "/v2/~x_y-z.1=skan4").path == "/v2/~x_y-z.1")

@@ -87,13 +87,29 @@ public struct JournalFileReader<Source: JournalSource> {
     public var tenant: JournalFilter.TenantScope = .all
     /// Entries and markers of other tenants passed over.
     public private(set) var otherTenantLines = 0
+    /// Entries and markers of the tenant asked for that were handed back: none means no line names
+    /// it (a misspelt `--tenant` would otherwise read as a tenant that sent nothing).
+    public private(set) var tenantLines = 0
+    /// The other tenants passed over, as their lines name them (nil: the default tenant), in the
+    /// order first met; at most `maxOtherTenantsNamed`, so a file of many tenants costs no more.
+    public private(set) var otherTenants: [String?] = []
+    /// Whether other tenants beyond `otherTenants` were passed over.
+    public private(set) var moreOtherTenants = false
+    /// Whether `next` has returned nil: every line was read, so `tenantLines` and `otherTenants`
+    /// are the whole file's.
+    public private(set) var reachedEnd = false
+    /// Tenant names kept for `otherTenants`: a server holds 64 by default (`--max-tenants`).
+    public static var maxOtherTenantsNamed: Int { 64 }
 
     public init(_ source: Source) { self.source = source }
 
     /// The next line that is not blank, or nil at the end of the file.
     public mutating func next() throws(JournalReadError) -> JournalLine? {
         while true {
-            guard let (bytes, terminated, tooLong) = try nextRawLine() else { return nil }
+            guard let (bytes, terminated, tooLong) = try nextRawLine() else {
+                reachedEnd = true
+                return nil
+            }
             lineNumber += 1
             lastLineUnterminated = !terminated
             if tooLong {
@@ -107,17 +123,32 @@ public struct JournalFileReader<Source: JournalSource> {
             if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             let line = Self.classify(Array(content), line: lineNumber, terminated: terminated)
             if case .only(let name) = tenant {
+                let lineTenant: String??
                 switch line {
-                case .entry(let record, _, _) where record.tenant != name:
-                    otherTenantLines += 1
-                    continue
-                case .reset(let marker, _) where marker.tenant != name:
-                    otherTenantLines += 1
-                    continue
-                default: break
+                case .entry(let record, _, _): lineTenant = .some(record.tenant)
+                case .reset(let marker, _): lineTenant = .some(marker.tenant)
+                case .skipped: lineTenant = .none
+                }
+                if let lineTenant {
+                    guard lineTenant == name else {
+                        passOver(lineTenant)
+                        continue
+                    }
+                    tenantLines += 1
                 }
             }
             return line
+        }
+    }
+
+    /// Counts a line of another tenant, and keeps the tenant's name while there is room.
+    private mutating func passOver(_ other: String?) {
+        otherTenantLines += 1
+        guard !otherTenants.contains(other) else { return }
+        if otherTenants.count < Self.maxOtherTenantsNamed {
+            otherTenants.append(other)
+        } else {
+            moreOtherTenants = true
         }
     }
 

@@ -92,7 +92,11 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         guard path.hasPrefix("/"), !path.contains("?") else {
             throw ParseError(alias: text, reason: "the path must start with / and have no query")
         }
-        if let reason = Self.unreachable(path) { throw ParseError(alias: text, reason: reason) }
+        if let reason = Self.unreachable(path) {
+            // A path of thousands of bytes is named by its start: the line stays one to read.
+            let shown = text.utf8.count > 80 ? String(text.prefix(40)) + "..." : text
+            throw ParseError(alias: shown, reason: reason)
+        }
         guard let endpoint = SKANEndpoint(routeName: String(target)) else {
             throw ParseError(
                 alias: text, reason: "unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
@@ -135,10 +139,21 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why no request could ever reach `path` as an alias, or nil. The server's own pages take
-    /// theirs first, and a path is compared as clients send it, percent-encoded: a character they
-    /// always encode (a space, a non-ASCII letter), an escape they never write (`%41` for `A`), or
-    /// one in lower case (clients write `%C3%A9`) would never match.
+    /// theirs first, and a path is compared as clients send it, percent-encoded and normalised: a
+    /// path too long for a request line, a dot segment (`/a/../b`, which clients resolve before
+    /// sending), a character they always encode (a space, a non-ASCII letter), an escape they never
+    /// write (`%41` for `A`), or one in lower case (clients write `%C3%A9`) would never match.
     static func unreachable(_ path: String) -> String? {
+        if path.utf8.count > Self.maxPathBytes {
+            return
+                "the path is \(path.utf8.count) bytes, over the \(Self.maxPathBytes) an alias may have (a request to it, with its query and a tenant's /t/NAME, must fit the server's \(HTTPLimits().maxRequestLineBytes >> 10) KiB request line); pick a shorter path"
+        }
+        if let dot = path.split(separator: "/", omittingEmptySubsequences: false).first(where: {
+            $0 == "." || $0 == ".."
+        }) {
+            return
+                "the path holds the segment \"\(dot)\", which clients remove before they send (RFC 3986 5.2.4: /a/../b is sent as /b, /a/./b as /a/b); write the path they send"
+        }
         if path == "/__admin" || path.hasPrefix("/__admin/") {
             return "\(path) is under /__admin, the admin API's own prefix, which no alias may take; pick another path"
         }
@@ -174,6 +189,10 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
         }
         return nil
     }
+
+    /// Longest alias path: a quarter of the request line, so that a request to it under a tenant's
+    /// `/t/NAME`, with a query of Singular's parameters, still fits (longer gets `414`).
+    public static var maxPathBytes: Int { HTTPLimits().maxRequestLineBytes / 4 }
 
     /// Characters a client puts in a path unencoded: RFC 3986's unreserved ones, the sub-delims,
     /// `:`, `@` and `/`.

@@ -69,6 +69,24 @@ struct PidFileProcessTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// Starts the server with `--pid-file PATH`, which must refuse it: what it said on standard
+    /// error, once it ended with status 2 (a server that starts is stopped and fails the test).
+    private func refusedStart(pidFile: String) throws -> String {
+        let binary = try #require(ProcessLifecycleTests.executable)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--pid-file", pidFile]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let ended = process.exits(within: 10)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ended, "a server given \(pidFile) as its pid file started")
+        #expect(process.terminationStatus == 2)
+        return said
+    }
+
     /// A link at the pid file's path is refused, not written through.
     @Test func aLinkAtThePathIsRefused() throws {
         let dir = try folder()
@@ -76,19 +94,22 @@ struct PidFileProcessTests {
         let victim = dir + "/victim"
         try "theirs\n".write(toFile: victim, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: dir + "/skan-mock.pid", withDestinationPath: victim)
-        let binary = try #require(ProcessLifecycleTests.executable)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--pid-file", dir + "/skan-mock.pid"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let ended = process.exits(within: 10)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(ended, "a server given a link as its pid file started")
-        #expect(process.terminationStatus == 2)
+        let said = try refusedStart(pidFile: dir + "/skan-mock.pid")
         #expect(said.contains("symbolic link"), "\(said)")
         #expect(contents(victim) == "theirs\n")
+    }
+
+    /// A hard link at the pid file's path (a second name of someone's notes) is refused too: the
+    /// pid would replace what the file holds under both names (issue 47.4).
+    @Test func aHardLinkAtThePathIsRefused() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let victim = dir + "/notes.txt"
+        try "theirs\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: victim, toPath: dir + "/skan-mock.pid")
+        let said = try refusedStart(pidFile: dir + "/skan-mock.pid")
+        #expect(said.contains("2 names (hard links)"), "\(said)")
+        #expect(contents(victim) == "theirs\n")
+        #expect(contents(dir + "/skan-mock.pid") == "theirs\n")
     }
 }

@@ -296,4 +296,25 @@ struct PreActionScriptTests {
         #expect(pid(in: dir) != stuck)
         #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
     }
+
+    /// A lock folder with no holder file (a run stopped between its `mkdir` and writing the holder)
+    /// is taken over after a few seconds: every later run used to wait 60 s and fail (issue 47.7).
+    @Test func aLockFolderWithoutAHolderIsTakenOver() throws {
+        let port = try freePort()
+        let dir = NSTemporaryDirectory() + "skan-pre-action-\(UUID().uuidString)"
+        defer {
+            if let pid = pid(in: dir) { kill(pid, SIGTERM) }
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        try makeFolder(dir)
+        try makeFolder(dir + "/pre-action.lock")
+        let started = Date()
+        let result = try run(port: port, dir: dir)
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.said)")
+        #expect(took < 20, "the run waited \(Int(took)) s on a lock folder naming no holder")
+        #expect(result.said.contains("named no holder for 3 s"), "\(result.said)")
+        #expect(try CurlClient().get("http://127.0.0.1:\(port)/__admin/health").status == 200)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pre-action.lock"), "the run left its lock")
+    }
 }

@@ -16,7 +16,8 @@ import Testing
 struct StartupRefusalTests {
     /// Placeholders in a case's arguments and environment, filled in by the test: `{FIFO}`, a
     /// named pipe no one writes to; `{BIG}`, a 200 MB (sparse) file; `{NOTPEM}`, a text file;
-    /// `{PORT}`, a port that was free a moment ago; `{DIR}`, a state folder not yet made.
+    /// `{PORT}`, a port that was free a moment ago; `{DIR}`, a state folder not yet made; `{LONG}`,
+    /// a 9,001-byte path.
     final class Files {
         let folder = NSTemporaryDirectory() + "skan-mock-refusals-\(UUID().uuidString)"
         var fifo: String { folder + "/fifo" }
@@ -39,6 +40,7 @@ struct StartupRefusalTests {
             text.replacingOccurrences(of: "{FIFO}", with: fifo).replacingOccurrences(of: "{BIG}", with: big)
                 .replacingOccurrences(of: "{NOTPEM}", with: notPEM).replacingOccurrences(of: "{PORT}", with: "\(port)")
                 .replacingOccurrences(of: "{DIR}", with: folder + "/state")
+                .replacingOccurrences(of: "{LONG}", with: "/" + String(repeating: "a", count: 9_000))
         }
 
         /// A port the kernel picked for a socket that is closed again.
@@ -330,6 +332,22 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
         StartupRefusal(
             arguments: ["--port", "0", "--route", "/cv=skan9"],
             line: "--route /cv=skan9: unknown endpoint skan9; use skan3, skan4, launch, evt, launch2 or evt2"),
+        // 47.11: paths no client sends: dot segments, and longer than a request line leaves room for.
+        StartupRefusal(
+            arguments: ["--port", "0", "--route", "/a/../b=skan4"],
+            line:
+                "--route /a/../b=skan4: the path holds the segment \"..\", which clients remove before they send (RFC 3986 5.2.4: /a/../b is sent as /b, /a/./b as /a/b); write the path they send"
+        ),
+        StartupRefusal(
+            arguments: ["--port", "0", "--route", "/a/./b=skan4"],
+            line:
+                "--route /a/./b=skan4: the path holds the segment \".\", which clients remove before they send (RFC 3986 5.2.4: /a/../b is sent as /b, /a/./b as /a/b); write the path they send"
+        ),
+        StartupRefusal(
+            arguments: ["--port", "0", "--route", "{LONG}=skan4"],
+            line:
+                "--route /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: the path is 9001 bytes, over the 2048 an alias may have (a request to it, with its query and a tenant's /t/NAME, must fit the server's 8 KiB request line); pick a shorter path"
+        ),
         StartupRefusal(
             arguments: ["--port", "0"], environment: ["SKAN_MOCK_ROUTES": "/a%41=skan4"],
             line: "SKAN_MOCK_ROUTES: /a%41=skan4: %41 is \"A\", which clients send as is; write A instead")
