@@ -90,6 +90,17 @@ struct ReadmeExampleTests {
         }
     }
 
+    /// Issue 50.10: the architecture page's table names every target folder in `Sources`.
+    @Test func theArchitectureTableHasEveryTarget() throws {
+        let page = try DocumentationPages.text("docs/architecture.md")
+        let sources = DocumentationPages.root.appendingPathComponent("Sources")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix(".") }
+        #expect(targets.count >= 10)
+        for target in targets.sorted() {
+            #expect(page.contains("`Sources/\(target)`"), "docs/architecture.md does not name Sources/\(target)")
+        }
+    }
+
     /// The Docker page names every variable the compose file passes through from the host.
     @Test func theDockerPageListsEveryComposeVariable() throws {
         let compose = try DocumentationPages.text("docker/compose.yaml")
