@@ -151,6 +151,7 @@ public final class SKANMockServer: Sendable {
             )
         }
         notices += https?.notes ?? []
+        if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
         self.notices = notices
         let responder = AppResponder(site: site, tenants: tenants)
         self.responder = responder
