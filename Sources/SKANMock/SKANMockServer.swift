@@ -158,6 +158,7 @@ public final class SKANMockServer: Sendable {
             )
         }
         notices += https?.notes ?? []
+        if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
         self.notices = notices
         let responder = AppResponder(site: site, tenants: tenants)
         self.responder = responder
@@ -289,8 +290,7 @@ public final class SKANMockServer: Sendable {
                     try server.start()
                 } catch {
                     server.shutdown(gracePeriod: 0)
-                    throw StartupError(
-                        .listeners, "\(option) \(port): \(error.description)" + Self.inUseHint(error, option))
+                    throw StartupError(.listeners, Self.listenFailure(error, option: option, port: port))
                 }
             },
             stop: { server.shutdown(gracePeriod: $0) })
@@ -300,6 +300,16 @@ public final class SKANMockServer: Sendable {
     var runningParts: [String] { lifecycle.running }
 
     public var port: Int { http.port }
+
+    /// Why a listener did not start, blaming the option at fault: a host name that does not
+    /// resolve is `--host`'s, whatever the port; the rest is the port's.
+    static func listenFailure(_ error: HTTPServerError, option: String, port: Int) -> String {
+        if case .cannotResolve(let host, _) = error {
+            return
+                "--host \(host): \(error.description) (give --host a name this machine resolves, or an address: 127.0.0.1, 0.0.0.0 for every interface)"
+        }
+        return "\(option) \(port): \(error.description)" + inUseHint(error, option)
+    }
 
     /// What to do about a port that another program holds (a server left running, say).
     static func inUseHint(_ error: HTTPServerError, _ option: String) -> String {

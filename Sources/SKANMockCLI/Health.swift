@@ -10,7 +10,8 @@ struct Health: ParsableCommand {
         abstract: "Check that a running skan-mock answers /__admin/health (for container health checks)."
     )
 
-    @Option(help: ArgumentHelp("Host of the server. [default: 127.0.0.1]", valueName: "address"))
+    // The default is printed by ArgumentParser from the value below: not written again here.
+    @Option(help: ArgumentHelp("Host of the server.", valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("Port of the server. [env: SKAN_MOCK_PORT, default: 8080]", valueName: "port"))

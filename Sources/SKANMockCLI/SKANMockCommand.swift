@@ -33,27 +33,54 @@ struct SKANMockCommand: ParsableCommand {
     static func main() {
         SignalHandlers.blockAtStart()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = unknownHelpTopic(arguments) {
+            StandardStreams.error(unknown)
+            System.exit(ExitCode.validationFailure.rawValue)
+        }
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
-            if !(command is Serve) { SignalHandlers.restoreDefault() }
+            command = try parseAsRoot(arguments)
+        } catch {
+            fail(error, see: nil)
+        }
+        if !(command is Serve) { SignalHandlers.restoreDefault() }
+        do {
             try command.run()
         } catch {
-            if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
-            StandardStreams.error(Self.oneLine(fullMessage(for: error)))
-            System.exit(exitCode(for: error).rawValue)
+            // ArgumentParser knows the subcommand of a parse error, not of one its `run` throws.
+            fail(error, see: "skan-mock \(type(of: command)._commandName) --help")
         }
     }
 
-    /// `skan-mock: REASON (see 'skan-mock COMMAND --help')` from ArgumentParser's message.
-    static func oneLine(_ message: String) -> String {
+    private static func fail(_ error: any Error, see: String?) -> Never {
+        if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
+        StandardStreams.error(Self.oneLine(fullMessage(for: error), see: see))
+        System.exit(exitCode(for: error).rawValue)
+    }
+
+    /// `skan-mock help NAME` for a NAME that is no subcommand: ArgumentParser prints the whole
+    /// help and exits 0, which a script takes for success. One line and 64 instead.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.count >= 2, arguments[0] == "help" else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        let topic = arguments[1]
+        guard !topic.hasPrefix("-"), !names.contains(topic), topic != "help" else { return nil }
+        return
+            "skan-mock: no subcommand \(topic); the subcommands are \(names.joined(separator: ", ")) (see 'skan-mock --help')"
+    }
+
+    /// `skan-mock: REASON (see 'skan-mock COMMAND --help')` from ArgumentParser's message; `help`,
+    /// when given, is the help to point to instead of the one the message names.
+    static func oneLine(_ message: String, see help: String? = nil) -> String {
         let lines = message.split(separator: "\n").map { $0.drop { $0 == " " } }
         var reason = lines.first.map(String.init) ?? "the command line cannot be read"
         if reason.hasPrefix("Error: ") { reason.removeFirst("Error: ".count) }
         // "See 'skan-mock serve --help' for more information."
-        let see =
-            lines.first { $0.hasPrefix("See '") }.flatMap { line in
-                line.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first
-            }.map { " (see '\($0)')" } ?? ""
+        let named = lines.first { $0.hasPrefix("See '") }.flatMap { line in
+            line.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first.map(String.init)
+        }
+        // Only where ArgumentParser points to a help at all (a usage error, not a failure).
+        let see = named.map { " (see '\(help ?? $0)')" } ?? ""
         return "skan-mock: \(reason)\(see)"
     }
 }

@@ -84,7 +84,7 @@ public struct ReceivedPostbackCheck: Sendable {
         let could =
             comparison.candidates.isEmpty
             ? "it matches no device's prediction" : "it could be " + comparison.candidates.joined(separator: ", ")
-        return "no device named, so not compared (\(could)); name one to compare"
+        return "no device named, so not compared (\(could)); name one to compare: skan-mock report --postback-device ID"
     }
 
     /// `#3 skan p0 tier 2 fine 5, device QA-1: differs (conversion-value is 5, skan-mock predicts 1); unverified: ...`

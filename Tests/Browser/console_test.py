@@ -74,6 +74,13 @@ def javascript_errors(driver):
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
+def text_lines(driver, element):
+    """How many lines the element's text takes (a Range's boxes: one per line)."""
+    return driver.execute_script(
+        "const range = document.createRange(); range.selectNodeContents(arguments[0]);"
+        " return new Set(Array.from(range.getClientRects(), (box) => Math.round(box.top))).size;", element)
+
+
 def live(driver):
     wait_for(driver, lambda d: d.find_element(By.ID, "connection").text == "live", 5, "connection live")
 
@@ -251,6 +258,9 @@ def test_admin_token_is_asked_once(driver):
         server.skan4("TOKEN-1")
         driver.get(server.base + "/__admin/ui")
         wait_for(driver, lambda d: d.find_element(By.ID, "token-form").is_displayed(), 5, "token form")
+        # Issue 50.11: nothing is said about the requests before the token is given.
+        assert not driver.find_element(By.ID, "empty").is_displayed(), "'No requests yet' beside the token prompt"
+        driver.save_screenshot(os.path.join(OUT, "console-token.png"))
         driver.find_element(By.ID, "token").send_keys("s3cret")
         driver.find_element(By.CSS_SELECTOR, "#token-form button").click()
         wait_for(driver, lambda d: len(rows(d)) == 1, 5, "rows with the token")
@@ -284,6 +294,55 @@ def test_long_values_stay_inside_the_details_panel(driver):
         driver.save_screenshot(os.path.join(OUT, "console-long-values.png"))
         assert not javascript_errors(driver), javascript_errors(driver)
     finally:
+        server.stop()
+
+
+def test_a_tenants_console_lists_every_tenant(driver):
+    """Issue 50.3: at /t/alice/__admin/ui the picker lists the default tenant and every named one,
+    as docs/console.md says, not only alice."""
+    server = Server()
+    try:
+        for tenant in ("alice", "bob", "carol"):
+            server.get("/t/" + tenant + "/api/v2/conversion_value",
+                       {"a": "K", "i": "app", "p": "iOS", "idfv": "T-" + tenant, "n": "__SESSION__"})
+        driver.get(server.base + "/t/alice/__admin/ui")
+        picker = driver.find_element(By.ID, "tenant")
+        wait_for(driver, lambda d: d.find_element(By.ID, "tenant-picker").is_displayed(), 5, "tenant picker")
+        names = [option.text for option in picker.find_elements(By.TAG_NAME, "option")]
+        assert sorted(names) == ["(default)", "alice", "bob", "carol"], names
+        selected = [option.text for option in picker.find_elements(By.TAG_NAME, "option") if option.is_selected()]
+        assert selected == ["alice"], selected
+        driver.save_screenshot(os.path.join(OUT, "console-tenant-picker.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def test_answers_and_the_details_head_read_whole(driver):
+    """Issue 50.11: a SKAN 3 answer reads as a SKAN 3 conversion value (not a SKAN 4 `fine`); the
+    details' buttons and a device id in the feed stay on one line beside the open panel."""
+    server = Server()
+    try:
+        server.get("/api/v1/conversion_value", {"a": "K", "i": "app", "p": "iOS", "n": "__SESSION__",
+                                                "idfv": "D1F2A3B4-5C6D-7E8F-9A0B-1C2D3E4F5A6B",
+                                                "conversion_value": "0"})
+        driver.set_window_size(900, 900)  # a laptop's half screen: where `close` wrapped
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 1, 5, "the SKAN 3 request listed")
+        cells = rows(driver)[0].find_elements(By.TAG_NAME, "td")
+        assert cells[5].text == "value 1", cells[5].text
+        driver.execute_script("arguments[0].click()", cells[0])
+        details = driver.find_element(By.ID, "details")
+        wait_for(driver, lambda d: details.is_displayed(), 2, "details shown")
+        for button in ("close-details", "copy-curl"):
+            assert text_lines(driver, driver.find_element(By.ID, button)) == 1, button + " wraps"
+        link = cells[2].find_element(By.TAG_NAME, "a")
+        assert text_lines(driver, link) == 1, "the device id wraps"
+        assert link.get_attribute("title") == "D1F2A3B4-5C6D-7E8F-9A0B-1C2D3E4F5A6B"
+        driver.save_screenshot(os.path.join(OUT, "console-skan3-details.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        driver.set_window_size(1280, 900)
         server.stop()
 
 

@@ -106,6 +106,26 @@ import Testing
         #expect(withID.bodyText == #"{"status":"ok"}"#)
     }
 
+    /// Issue 50.12: Singular's S2S reference lists CTV (connected TV). It is taken on v1 launch,
+    /// v1 evt and v2 evt, and, like PC and the consoles, identifies the device by `sdid`.
+    @Test(arguments: [SKANEndpoint.launch, .event, .event2])
+    func ctvIsAPlatformIdentifiedBySDID(endpoint: SKANEndpoint) throws {
+        let (service, _) = makeService()
+        let common: [(String, String)] = [("a", "K"), ("p", "CTV"), ("i", "com.example.tv"), ("n", "play")]
+        let outcome = s2s(service, endpoint, common + [("sdid", "TV-1")])
+        #expect(outcome.bodyText == #"{"status":"ok"}"#)
+        #expect(outcome.device == "TV-1")
+        #expect(!outcome.findings.contains { $0.code == .invalidPlatform })
+        #expect(
+            s2s(service, endpoint, [("a", "K"), ("p", "ctv"), ("i", "app"), ("n", "x"), ("sdid", "S")]).bodyText
+                == #"{"status":"ok"}"#)
+        // Without an id, Singular's own error, and the finding names sdid (not Android's aifa).
+        let none = s2s(service, endpoint, common)
+        let finding = try #require(none.findings.first)
+        #expect(finding.param == "sdid" && finding.code == .missingParameter)
+        #expect(none.bodyText.hasPrefix(#"{"status":"error","reason":"#))
+    }
+
     /// Every platform real clients send is taken, in any case; anything else is Singular's
     /// `invalid platform` error, with a finding that lists the accepted ones.
     @Test func thePlatformIsChecked() throws {
@@ -122,7 +142,7 @@ import Testing
         #expect(bad.bodyText == #"{"status":"error","reason":"invalid platform: com.example.game"}"#)
         let finding = try #require(bad.findings.first { $0.code == .invalidPlatform })
         #expect(finding.param == "p")
-        #expect(finding.message.contains("iOS, Android, Web, PC, Xbox, PlayStation, Nintendo, MetaQuest"))
+        #expect(finding.message.contains("iOS, Android, Web, PC, CTV, Xbox, PlayStation, Nintendo, MetaQuest"))
         // A missing argument comes first, as in Singular's order.
         #expect(
             s2s(service, .launch, [("p", "com.example.game")]).bodyText

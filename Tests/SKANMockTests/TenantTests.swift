@@ -216,8 +216,11 @@ struct TenantTests {
         #expect(json(mock.send(.get, "/t/gone/__admin/requests/count"))["count"] == 0)
         #expect(json(mock.send(.get, "/t/gone/__admin/clock"))["offset_s"] == 0)
         #expect(mock.send(.get, "/t/gone/__admin/devices/D").status == 404)
-        // The tenants' routes are the root's only.
-        #expect(mock.send(.get, "/t/gone/__admin/tenants").status == 404)
+        // The tenants' routes are the root's only, and a tenant's prefix says where they are.
+        let underPrefix = mock.send(.get, "/t/gone/__admin/tenants")
+        #expect(underPrefix.status == 404)
+        #expect(underPrefix.text.contains("at the root: GET /__admin/tenants"), "\(underPrefix.text)")
+        #expect(mock.send(.delete, "/t/gone/__admin/tenants/a").text.contains("at the root: DELETE /__admin/tenants/a"))
     }
 
     @Test func theAdminTokenAppliesUnderThePrefix() throws {
@@ -362,5 +365,8 @@ struct TenantResumeTests {
         #expect(json(second.send(.get, "/__admin/requests/count"))["count"] == 1)
         #expect(json(second.send(.get, "/__admin/devices/D"))["requests"] == 1)
         #expect(json(second.send(.get, "/__admin/clock"))["offset_s"] == 0)
+        // Issue 50.9: the start-up line counts the tenants' devices too (a: F; b: D, E; default: D).
+        let line = try #require(second.server.notices.first { $0.hasPrefix("skan-mock: resumed") })
+        #expect(line.hasSuffix(", 4 devices: 1 in the default tenant, 3 in 2 named tenants)"), "\(line)")
     }
 }

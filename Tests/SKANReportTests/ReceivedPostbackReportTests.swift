@@ -135,6 +135,7 @@ import Testing
         #expect(xml.contains(#"<failure type="postback_signature_invalid""#))
         #expect(
             xml.contains(
-                #"<skipped message="no device named, so not compared (it could be QA-1); name one to compare"/>"#))
+                #"<skipped message="no device named, so not compared (it could be QA-1); name one to compare: skan-mock report --postback-device ID"/>"#
+            ))
     }
 }

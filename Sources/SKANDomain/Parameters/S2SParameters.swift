@@ -9,9 +9,12 @@ public struct S2SParameters: Sendable, Equatable {
     public var skan: SKAN4Parameters
 
     /// The platforms Singular's S2S API takes (compared case-insensitively): the mobile ones, the
-    /// web, and PC and the consoles that Unity games send (RudderStack's Singular destination
-    /// forwards `pc`, `xbox`, `playstation`, `nintendo` and `metaquest`).
-    public static let platforms = ["iOS", "Android", "Web", "PC", "Xbox", "PlayStation", "Nintendo", "MetaQuest"]
+    /// web, connected TV (`CTV`, in Singular's S2S reference), and PC and the consoles that Unity
+    /// games send (RudderStack's Singular destination forwards `pc`, `xbox`, `playstation`,
+    /// `nintendo` and `metaquest`). All but iOS and Android identify the device by `sdid`.
+    public static let platforms = [
+        "iOS", "Android", "Web", "PC", "CTV", "Xbox", "PlayStation", "Nintendo", "MetaQuest"
+    ]
     private static let platformKeys = Set(platforms.map { $0.lowercased() })
 
     /// `path` is the path the request came to: Singular's own, or a `--route` alias of it.

@@ -6,9 +6,12 @@ import HTTPCore
 struct AdminAuthorization: Sendable {
     let token: String
 
-    /// The answer to a call without the right token.
+    /// The answer to a call without the right token: it names the header, so a script's author
+    /// need not look it up.
     static var refusal: HTTPResponse {
-        var response = HTTPResponse.jsonError("missing or wrong admin token", status: .unauthorized)
+        var response = HTTPResponse.jsonError(
+            "missing or wrong admin token: send the header Authorization: Bearer TOKEN, TOKEN being the server's --admin-token (SKAN_MOCK_ADMIN_TOKEN)",
+            status: .unauthorized)
         response.headers.set("WWW-Authenticate", "Bearer realm=\"skan-mock admin\"")
         return response
     }

@@ -105,6 +105,7 @@ struct AdminRouteGroup: HTTPResponder {
             ConsoleRoutes(tenantPrefix: context.tenant.name.map { AppResponder.tenantPrefix + $0 } ?? ""),
             EventsRoute(context: context), phone
         ] + (tenants.map { [TenantRoutes(tenants: $0, journal: context.journal)] } ?? [])
+            + (tenants == nil ? context.tenant.name.map { [TenantRoutesAtTheRoot(tenant: $0)] } ?? [] : [])
     }
 }
 

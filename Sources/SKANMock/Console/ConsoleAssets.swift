@@ -17,6 +17,8 @@ export function parseBody(entry) {
   }
 }
 
+/** An answer in a few words: a SKAN 3 value as `value N` (one 6-bit value, as the model's `value`),
+ * a SKAN 4 one as `fine N`, with its coarse value and lock. */
 export function answerText(entry) {
   const response = entry.response || {};
   if (response.status === 0) return "dropped";
@@ -25,7 +27,9 @@ export function answerText(entry) {
   if (body && typeof body === "object") {
     const parts = [];
     if (body.status && body.status !== "ok") parts.push(body.status + (body.reason ? ": " + body.reason : ""));
-    if (body.conversion_value !== undefined) parts.push("fine " + body.conversion_value);
+    if (body.conversion_value !== undefined) {
+      parts.push((entry.endpoint === "skan3" ? "value " : "fine ") + body.conversion_value);
+    }
     if (body.skan_updated_coarse_value !== undefined) parts.push("coarse " + COARSE[body.skan_updated_coarse_value]);
     if (body.skan_updated_lock_window_value === true) parts.push("lock");
     text = parts.length ? parts.join(", ") : body.status || text;
@@ -72,9 +76,10 @@ export function currentToken() {
   return token;
 }
 
-export async function api(path) {
+/** `root`: the call is the server's, not the tenant's (the tenants' list is at the root only). */
+export async function api(path, { root = false } = {}) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(base + path, { headers });
+  const response = await fetch((root ? "" : base) + path, { headers });
   if (response.status === 401) throw new Unauthorized("admin token needed");
   if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
   return { status: response.status, json: response.status === 404 ? null : await response.json() };
@@ -111,6 +116,8 @@ header h1 a { color: inherit; text-decoration: none; }
 button { font: inherit; padding: .2rem .7rem; border: 1px solid var(--line); border-radius: 6px; background: #fff; cursor: pointer; }
 button:hover { border-color: var(--accent); }
 main { padding: 1rem; display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 1rem; }
+/* A window too narrow for the feed beside the details scrolls the feed, never slides it under them. */
+#feed-view, #device-view { min-width: 0; overflow-x: auto; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: center; margin-bottom: .8rem; }
 .filters input, .filters select { font: inherit; padding: .15rem .3rem; }
 .token-form { padding: 1rem; background: #fff8c5; border-bottom: 1px solid var(--line); }
@@ -129,10 +136,14 @@ th { font-weight: 600; color: var(--muted); font-size: .85rem; }
 @keyframes fresh { from { background: #fff8c5; } to { background: transparent; } }
 .empty, .hint { color: var(--muted); }
 .details { width: 34rem; max-width: 45vw; min-width: 0; border-left: 1px solid var(--line); padding-left: 1rem; overflow-wrap: anywhere; }
-/* Long unbroken values (a device id, a receipt) wrap inside their cell, never past the panel. */
-.feed td:nth-child(3), .params td + td, .json { overflow-wrap: anywhere; }
-.feed td:nth-child(3) { max-width: 18rem; }
+/* Long unbroken values (a receipt) wrap inside their cell, never past the panel. A device id stays
+   on one line, cut with an ellipsis past 18rem, 10rem beside the details (its title has it whole):
+   a wrapped id reads as two. */
+.params td + td, .json { overflow-wrap: anywhere; }
+.feed td:nth-child(3) a { display: inline-block; max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+main:has(#details:not([hidden])) .feed td:nth-child(3) a { max-width: 10rem; } /* room for the details */
 .details-head { display: flex; gap: .5rem; align-items: center; }
+.details-head button { white-space: nowrap; flex: none; }
 .details-head h2 { font-size: 1rem; margin: 0 auto 0 0; }
 .details h3 { font-size: .9rem; margin: 1rem 0 .3rem; color: var(--muted); }
 .json { background: #f6f8fa; padding: .5rem; border-radius: 6px; white-space: pre-wrap; font: .85rem/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; margin: 0; }
@@ -241,11 +252,14 @@ async function start() {
 }
 
 /** The tenant picker: the default tenant and each named one (/t/NAME), when there are any; picking
- * one opens that tenant's console. A tenant's own console lists it and the default one. */
+ * one opens that tenant's console. The list is the root's, in a tenant's console too, which adds
+ * its own tenant when the list does not have it (not asked yet, or dropped). */
 async function showTenants() {
-  const names = base
-    ? [base.slice("/t/".length)]
-    : (((await api("/__admin/tenants")).json || {}).tenants || []).map((tenant) => tenant.name);
+  const listed = (((await api("/__admin/tenants", { root: true })).json || {}).tenants || []).map(
+    (tenant) => tenant.name,
+  );
+  const own = base ? base.slice("/t/".length) : "";
+  const names = own && !listed.includes(own) ? [own, ...listed] : listed;
   if (names.length === 0) return;
   const select = $("tenant");
   select.replaceChildren();
@@ -846,6 +860,7 @@ function filterQuery(query) {
 function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
+  link.title = device; // the whole id, where the cell shows its start
   link.href = base + "/__admin/ui?view=device&device=" + encodeURIComponent(device);
   link.addEventListener("click", (event) => event.stopPropagation());
   return link;
@@ -1032,7 +1047,7 @@ admin API under <code>/__admin</code>.</p></body></html>
       <thead><tr><th>time</th><th>endpoint</th><th>device</th><th>event</th><th>window</th><th>answer</th><th>findings</th></tr></thead>
       <tbody></tbody>
     </table>
-    <p id="empty" class="empty">No requests yet. Point the app at this server and tap through it: requests appear here as they arrive.</p>
+    <p id="empty" class="empty" hidden>No requests yet. Point the app at this server and tap through it: requests appear here as they arrive.</p>
     <section id="coverage" class="coverage">
       <h2>Model coverage</h2>
       <p class="hint">Which entries of the loaded model answered how many requests; the ones never used are marked.</p>

@@ -22,9 +22,9 @@ import SKANDomain
 
 extension PostbackSigning {
     #if SKAN_MOCK_TLS
-        /// Why a server started without --https does not sign.
+        /// Why a server started without an HTTPS listener does not sign: the option to add.
         static let unavailableHere =
-            "not signed: skan-mock signs with its local CA's key, which it loads only with --https; Apple's own key signs real postbacks"
+            "not signed: skan-mock signs with its local CA's key, which it loads only with an HTTPS listener (--https-port); Apple's own key signs real postbacks"
     #else
         static let unavailableHere =
             "not signed: this build of skan-mock has no TLS (OpenSSL), so it has no key to sign with; Apple's own key signs real postbacks"

@@ -11,12 +11,16 @@ struct ExchangeRecorder: Sendable {
 
     /// Records `answer` to `exchange` once it is known what became of it; a shadowed answer waits
     /// for the upstream's reply too, and its turn in arrival order (`ShadowComparison`).
+    /// A body Singular ignores (`SingularExchange.bodyFinding`) is said first: it is the cause of
+    /// whatever else the entry finds missing.
     func record(_ exchange: SingularExchange, _ answer: SingularAnswer, _ result: AnswerDelivery.Result) {
+        var answer = answer
+        if let finding = exchange.bodyFinding { answer.outcome.findings.insert(finding, at: 0) }
         guard let comparison = answer.comparison else {
             write(exchange.request, answer, members: exchange.members + answer.members, result)
             return
         }
-        comparison.delivered(result) { result, addition in
+        comparison.delivered(result) { [answer] result, addition in
             var answer = answer
             answer.outcome.findings += addition.findings
             write(exchange.request, answer, members: exchange.members + answer.members + addition.members, result)

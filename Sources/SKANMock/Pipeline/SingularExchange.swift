@@ -15,8 +15,13 @@ final class SingularExchange: Sendable {
     let route: SingularRoutes.Route?
     /// The parameters as received (query, then a form body), with an alias's additions.
     let request: SKANRequest
-    /// The body is a form, or empty: anything else is refused (`refusal`).
+    /// The body is a form, or empty: anything else is refused (`admission`), except on the S2S
+    /// endpoints (`bodyFinding`).
     let bodyIsForm: Bool
+    /// A body Singular does not read (JSON, say) sent to an S2S endpoint. Singular reads the query
+    /// string alone and answers that, 200 whatever it says, so the request is answered from its
+    /// query as Singular would, and this finding goes into its entry (`ExchangeRecorder`).
+    let bodyFinding: ValidationFinding?
     /// What every entry of this request carries before its answer's members: the time-travel
     /// offset, `tls`, and `route_params` when an alias added some.
     let members: [JSONMember]
@@ -41,6 +46,13 @@ final class SingularExchange: Sendable {
         upstreamAdded = (route?.added ?? []).compactMap { $0.resolved(in: parameters) }
         request = SKANRequest(
             method: http.method.rawValue, path: path, remote: http.remoteAddress, parameters: parameters)
+        bodyFinding =
+            bodyIsForm || route?.endpoint.isS2S != true || !SingularEndpoints.allowedMethods.contains(http.method)
+            ? nil
+            : ValidationFinding(
+                param: "Content-Type", code: .unsupportedBody,
+                message: Self.bodyReason(http.headers["Content-Type"], path: path)
+                    + "; Singular ignores it and answers the query string alone, as this answer does")
         members =
             [JournalRecord.clockOffsetMember(clockOffsetSeconds), JournalRecord.tlsMember(http.tlsVersion)]
             + (added.isEmpty ? [] : [JournalRecord.routeParamsMember(added.map { ($0.name, $0.value) })])
@@ -64,7 +76,8 @@ final class SingularExchange: Sendable {
 
     /// The endpoint that answers the request, or why it is refused, checked in this order: the
     /// route (a wrong URL in the app or its back end), the method, the body type (Singular
-    /// documents query parameters; a JSON body is a client mistake).
+    /// documents query parameters; a JSON body is a client mistake, refused on the SKAN endpoints
+    /// and ignored, as Singular ignores it, on the S2S ones).
     func admission(listing: String) -> Admission {
         guard let endpoint else {
             let reason = "no Singular endpoint at \(path); skan-mock serves \(listing)"
@@ -82,18 +95,20 @@ final class SingularExchange: Sendable {
                     finding: ValidationFinding(param: "method", code: .methodNotAllowed, message: reason),
                     allow: "GET, HEAD, POST"))
         }
-        guard bodyIsForm else {
-            let type = http.headers["Content-Type"] ?? "no Content-Type"
-            let reason =
-                "the request has a body of type \(type); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
-            // Singular answers every S2S request 200, errors included, and back ends retry any
-            // other status: the same error there, in Singular's shape and status.
+        // An S2S endpoint answers from the query, as Singular does (`bodyFinding`).
+        guard bodyIsForm || endpoint.isS2S else {
+            let reason = Self.bodyReason(http.headers["Content-Type"], path: path)
             return .refused(
                 .init(
-                    endpoint: endpoint, status: endpoint.isS2S ? .ok : .unsupportedMediaType, reason: reason,
+                    endpoint: endpoint, status: .unsupportedMediaType, reason: reason,
                     finding: ValidationFinding(param: "Content-Type", code: .unsupportedBody, message: reason)))
         }
         return .admitted(endpoint)
+    }
+
+    /// What is wrong with a body that is not a form, and where the parameters go instead.
+    static func bodyReason(_ contentType: String?, path: String) -> String {
+        "the request has a body of type \(contentType ?? "no Content-Type"); Singular's endpoints take their parameters in the query string (GET \(path)?a=KEY&...), or as an application/x-www-form-urlencoded POST body"
     }
 
     /// `"tls": "TLSv1.3"` for a request that came over HTTPS, `null` for plain HTTP.

@@ -60,8 +60,18 @@ extension SKANMockServer {
         for (name, offset) in restorer.tenantClockOffsets {
             tenants.existing(name)?.tenant.clock.setOffset(seconds: offset)
         }
+        let named = tenants.slots.map { $0.slot.site.tenant.service.deviceCount }
         return restorer.notes + [
-            "skan-mock: resumed \(Counted.text(entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(restorer.answered, "request")) answered again for the devices' state, \(Counted.text(service.deviceCount, "device")))"
+            "skan-mock: resumed \(Counted.text(entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(restorer.answered, "request")) answered again for the devices' state, \(devicesText(service.deviceCount, tenants: named)))"
         ]
+    }
+
+    /// The devices `--resume` gave back: the default tenant's alone, or with each named tenant's
+    /// counted in (a journal of tenants restores most of its devices there).
+    static func devicesText(_ defaultDevices: Int, tenants: [Int]) -> String {
+        guard !tenants.isEmpty else { return Counted.text(defaultDevices, "device") }
+        let named = tenants.reduce(0, +)
+        return
+            "\(Counted.text(defaultDevices + named, "device")): \(defaultDevices) in the default tenant, \(named) in \(Counted.text(tenants.count, "named tenant"))"
     }
 }

@@ -100,7 +100,14 @@ struct AdminAPITests {
 
     @Test func requiresTheAdminTokenWhenSet() throws {
         let mock = try TestSKANMock { $0.adminToken = "s3cret" }
-        #expect(try mock.client.get(mock.url("/__admin/health")).status == 401)
+        let refused = try mock.client.get(mock.url("/__admin/health"))
+        #expect(refused.status == 401)
+        // Issue 50.9: the body says which header to send.
+        #expect(refused.text.contains("Authorization: Bearer"), "\(refused.text)")
+        let underPrefix = try mock.client.get(
+            mock.url("/t/x/__admin/tenants"), headers: ["Authorization: Bearer s3cret"])
+        #expect(underPrefix.status == 404)
+        #expect(underPrefix.text.contains("at the root: GET /__admin/tenants"), "\(underPrefix.text)")
         #expect(
             try mock.client.get(mock.url("/__admin/health"), headers: ["Authorization: Bearer wrong"]).status == 401)
         #expect(

@@ -24,7 +24,16 @@ struct CommandLineMessageTests {
     /// error, the option's help and the whole usage).
     @Test(arguments: [
         (["--port", "abc"], "skan-mock: The value 'abc' is invalid for '--port <port>' (see 'skan-mock serve --help')"),
-        (["report"], "skan-mock: Missing expected argument '<journal>' (see 'skan-mock report --help')")
+        (["report"], "skan-mock: Missing expected argument '<journal>' (see 'skan-mock report --help')"),
+        // Issue 50.9: a subcommand's own check points to that subcommand's help.
+        (
+            ["report", "journal.jsonl", "--framework", "x"],
+            "skan-mock: --framework must be skan or aak (see 'skan-mock report --help')"
+        ),
+        (
+            ["help", "bogus"],
+            "skan-mock: no subcommand bogus; the subcommands are serve, validate, health, simulate, report, compare, record, ca (see 'skan-mock --help')"
+        )
     ])
     func aBadCommandLineIsOneLine(arguments: [String], line: String) throws {
         let run = try SKANMockExecutable.run(arguments)
@@ -37,6 +46,26 @@ struct CommandLineMessageTests {
         let run = try SKANMockExecutable.run(["--help"])
         #expect(run.status == 0)
         #expect(run.output.contains("SUBCOMMANDS:"))
+        let named = try SKANMockExecutable.run(["help", "report"])
+        #expect(named.status == 0)
+        #expect(named.output.contains("USAGE: skan-mock report"))
+    }
+
+    /// Issue 50.9: a host that does not resolve is `--host`'s fault, not `--port`'s.
+    @Test func aHostThatDoesNotResolveBlamesHost() throws {
+        let run = try SKANMockExecutable.run(["--host", "nosuchhost.invalid", "--port", "0"])
+        #expect(run.status == 2)
+        #expect(
+            run.error.hasPrefix("skan-mock: --host nosuchhost.invalid: cannot resolve host 'nosuchhost.invalid'"),
+            "\(run.error)")
+        #expect(!run.error.contains("--port"))
+    }
+
+    /// Issue 50.3: each option's default is said once.
+    @Test func healthHelpSaysEachDefaultOnce() throws {
+        let run = try SKANMockExecutable.run(["health", "--help"])
+        #expect(run.status == 0)
+        #expect(run.output.components(separatedBy: "127.0.0.1").count == 2, "\(run.output)")
     }
 
     /// A model with several problems says how to see them all.

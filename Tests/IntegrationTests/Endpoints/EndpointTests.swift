@@ -71,6 +71,20 @@ struct EndpointTests {
         #expect(launch.text == "{\"status\":\"error\",\"reason\":\"missing argument: a\"}")
     }
 
+    /// Issue 50.12: a connected-TV back end's `p=CTV` is taken on v1 launch, v1 evt and v2 evt,
+    /// and the journal files the request under its `sdid`.
+    @Test func ctvIsTakenOnTheS2SEndpointsAndIdentifiedBySDID() throws {
+        let mock = try TestSKANMock()
+        for path in ["/api/v1/launch", "/api/v1/evt", "/api/v2/evt"] {
+            let response = try mock.get(
+                path, [("a", "k"), ("p", "CTV"), ("i", "com.example.tv"), ("sdid", "TV-1"), ("n", "play")])
+            #expect(response.text == "{\"status\":\"ok\"}", "\(path)")
+        }
+        let entries = try mock.journal("device=TV-1")
+        #expect(entries.count == 3)
+        #expect(entries.allSatisfy { $0["issues"]?.arrayValue?.isEmpty == true })
+    }
+
     @Test func recordsFindingsForABadClientAndRejectsThemWhenStrict() throws {
         let millis = String(TestSKANMock.start * 1000)
         let bad =

@@ -118,6 +118,13 @@ struct PostbackTests {
         #expect(p0["jws"]?["header"]?["alg"] == "ES256" && p0["jws"]?["payload"]?["version"] == nil)
         #expect(p0["jws"]?["payload"]?["publisher-item-identifier"] != nil)
         #expect(p0["jws"]?["signature"] == .null && p0["jws"]?["reason"]?.stringValue?.hasPrefix("not signed") == true)
+        #if SKAN_MOCK_TLS
+            // Issue 50.1: the reason names the option that exists (`--https-port`; `--https` is no option).
+            let skan = try mock.admin("/__admin/devices/PB-1/postbacks?tier=3")
+            let reason = skan["skan4"]?[0]?["postbacks"]?[0]?["signature"]?["reason"]?.stringValue ?? ""
+            #expect(reason.contains("(--https-port)"), "\(reason)")
+            #expect(p0["jws"]?["reason"]?.stringValue?.contains("(--https-port)") == true)
+        #endif
     }
 
     /// Bad values answer 400 naming the parameter and the allowed values (issue 29), a repeated or

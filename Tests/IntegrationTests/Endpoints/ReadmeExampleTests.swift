@@ -6,7 +6,7 @@ import Testing
 
 /// Every example in README.md and docs/*.md is true: each `sh` block that calls the server runs, in
 /// order, against a fresh server, and each answer is compared with the `# {...}` line under it, or
-/// with the `| jq -e '.key == value'` after it; the samples outside those blocks are compared with
+/// with the `| jq -en 'input.key == value'` after it; the samples outside those blocks are compared with
 /// what the server says for the same request.
 @Suite("Documentation examples against a fresh server")
 struct ReadmeExampleTests {
@@ -90,6 +90,17 @@ struct ReadmeExampleTests {
         }
     }
 
+    /// Issue 50.10: the architecture page's table names every target folder in `Sources`.
+    @Test func theArchitectureTableHasEveryTarget() throws {
+        let page = try DocumentationPages.text("docs/architecture.md")
+        let sources = DocumentationPages.root.appendingPathComponent("Sources")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix(".") }
+        #expect(targets.count >= 10)
+        for target in targets.sorted() {
+            #expect(page.contains("`Sources/\(target)`"), "docs/architecture.md does not name Sources/\(target)")
+        }
+    }
+
     /// The Docker page names every variable the compose file passes through from the host.
     @Test func theDockerPageListsEveryComposeVariable() throws {
         let compose = try DocumentationPages.text("docker/compose.yaml")
@@ -112,7 +123,7 @@ struct ReadmeExampleTests {
 }
 
 /// Reads `sh` blocks as a very small shell: `curl` commands (with `-X`, `-d`, `--data-binary @file`,
-/// `-H`, `-s`, `-f`), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -e '.key == value'`,
+/// `-H`, `-s`, `-f`), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -en 'input.key == value'`,
 /// `# {expected JSON}` and `# metric_name ...` lines, and the lines that start a server
 /// (`skan-mock [serve] OPTIONS`, `docker run -e SKAN_MOCK_...`): the next `curl` gets a fresh server
 /// started so. `curl -N` (a stream that does not end) is left out; anything else is ignored.
@@ -179,7 +190,8 @@ struct ReadmeRunner {
         let (body, text) = try curl(parts[0])
         last = (parts[0], body, text)
         for filter in parts.dropFirst() {
-            guard let jq = filter.firstMatch(of: /^jq -e '\.(\w+) == (.+)'$/) else {
+            // `jq -en 'input.key == value'`: unlike `jq -e '.key == value'`, fails on empty input.
+            guard let jq = filter.firstMatch(of: /^jq -en 'input\.(\w+) == (.+)'$/) else {
                 Issue.record("\(page): unsupported pipe in a command: \(filter)")
                 continue
             }

@@ -126,23 +126,33 @@ struct RealClientEndToEndTests {
                 "skan_mock_requests_total{endpoint=\"event\",status=\"405\"} 1\n"))
     }
 
-    /// An S2S forwarder that posts JSON: refused in Singular's shape and status (200: S2S clients
-    /// retry any other), and the journal says what went wrong.
-    @Test func aJSONBodyIsRefusedWithAFindingThatSaysWhatSingularExpects() throws {
+    /// Issue 50.13: an S2S forwarder that posts JSON gets what Singular gives it. Singular reads
+    /// the query string: with every required argument there, the answer is Singular's `ok`; with
+    /// one missing, Singular's own `missing argument` reason (HTTP 200 both). The journal keeps
+    /// the finding on the body either way.
+    @Test func aJSONBodyIsAnsweredFromTheQueryAsSingularWouldWithAFindingOnTheBody() throws {
         let mock = try TestSKANMock()
         let json = #"{"a":"KEY","p":"iOS","i":"com.example.app","idfv":"JSON-1","n":"purchase"}"#
-        let response = try mock.client.request(
+        let incomplete = try mock.client.request(
             "POST", mock.url("/api/v1/evt?idfv=JSON-1"), body: Array(json.utf8),
             headers: ["Content-Type: application/json"])
-        #expect(response.status == 200)
-        #expect(try JSONParser.parse(response.body)["status"] == "error")
-        let reason = try JSONParser.parse(response.body)["reason"]?.stringValue ?? ""
-        #expect(reason.contains("application/json") && reason.contains("query string"))
-        let entry = try #require(try mock.journal("endpoint=event").first)
-        #expect(entry["device"] == "JSON-1")
-        #expect(entry["issues"]?[0]?["code"] == "unsupported_body")
-        #expect(entry["issues"]?[0]?["message"]?.stringValue == reason)
+        #expect(incomplete.status == 200)
+        #expect(incomplete.text == #"{"status":"error","reason":"missing argument: a"}"#)
+        let entry = try #require(try mock.journal("device=JSON-1").first)
+        let codes = entry["issues"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(codes.contains("unsupported_body") && codes.contains("missing_parameter"))
+        let finding = entry["issues"]?.arrayValue?.first { $0["code"] == "unsupported_body" }
+        #expect(finding?["message"]?.stringValue?.contains("query string") == true)
         #expect(entry["response"]?["status"] == 200)
+
+        let complete = try mock.client.request(
+            "POST", mock.url("/api/v1/evt?a=KEY&p=iOS&i=com.example.app&idfv=JSON-2&n=purchase"),
+            body: Array(json.utf8), headers: ["Content-Type: application/json"])
+        #expect(complete.status == 200)
+        #expect(complete.text == #"{"status":"ok"}"#)
+        let completeEntry = try #require(try mock.journal("device=JSON-2").first)
+        #expect(completeEntry["issues"]?.arrayValue?.map { $0["code"]?.stringValue } == ["unsupported_body"])
+        #expect(completeEntry["event"] == "purchase")
     }
 
     @Test func routeAliasesServeEndpointsAtTheAppsOwnPaths() throws {

@@ -86,8 +86,10 @@
             }
         }
 
-        /// Issue 40.6, 40.7: docs/postbacks.md's two signature checks (`jq` and `openssl` only) say
-        /// `Verified OK` as shown, against a server with an HTTPS listener that has met the device.
+        /// Issue 40.6, 40.7, 50.1: docs/postbacks.md's two signature checks (`jq` and `openssl`
+        /// only) say `Verified OK` as shown: every line of the block runs, the server's start, the
+        /// wait for it and its stop included, with the built `skan-mock` first on PATH. Only the
+        /// ports are changed (8080 and 8443 may be taken on a shared machine).
         @Test func theDocsSignatureChecksVerify() throws {
             let page = try DocumentationPages.text("docs/postbacks.md")
             let section = try #require(page.components(separatedBy: "## The signatures").dropFirst().first)
@@ -95,28 +97,48 @@
                 $0.components(separatedBy: "\n```").first
             }
             #expect(blocks.count == 2)
+            let binary = try #require(ProcessLifecycleTests.executable)
             for block in blocks {
+                #expect(block.hasPrefix("skan-mock --https-port 8443 &"), "\(block)")
+                #expect(block.split(separator: "\n").last?.hasPrefix("kill $!") == true, "\(block)")
                 let folder = NSTemporaryDirectory() + "skan-doc-sig-\(UUID().uuidString)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(atPath: folder) }
-                let mock = try TestSKANMock(configure: { options in
-                    options.https = HTTPSOptions(port: 0, stateDirectory: folder + "/state")
-                })
-                // The server is started by the test; its clock stands for `date`.
-                let script = block.split(separator: "\n").filter { !$0.hasPrefix("skan-mock ") && !$0.hasPrefix("#") }
-                    .joined(separator: "\n")
-                    .replacingOccurrences(of: "http://127.0.0.1:8080", with: mock.url(""))
-                    .replacingOccurrences(of: "$(date +%s)", with: String(TestSKANMock.start))
-                let (status, output) = try Self.bash(script, in: folder)
+                let (http, https) = (try Self.freePort(), try Self.freePort())
+                let script = block.replacingOccurrences(of: "8080", with: String(http))
+                    .replacingOccurrences(of: "8443", with: String(https))
+                let environment = [
+                    "PATH": binary.deletingLastPathComponent().path + ":"
+                        + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                    "SKAN_MOCK_PORT": String(http), "SKAN_MOCK_STATE_DIR": folder + "/state"
+                ]
+                let (status, output) = try Self.bash(script, in: folder, environment: environment)
                 #expect(status == 0 && output.contains("Verified OK"), "\(block)\n\(output)")
             }
         }
 
+        /// A port nobody listens on now.
+        static func freePort() throws -> Int {
+            let fd = try System.listen(host: "127.0.0.1", port: 0, backlog: 1)
+            defer { System.close(fd) }
+            return System.localPort(fd)
+        }
+
         /// Runs `script` with bash in `folder`, for at most a minute: its status and output.
-        static func bash(_ script: String, in folder: String) throws -> (Int32, String) {
+        /// A server the script leaves behind when a line fails is killed on its way out: it would
+        /// hold the output pipe open. (SIGKILL: a SIGTERM that comes while the server is still
+        /// starting can be lost.)
+        static func bash(_ script: String, in folder: String, environment: [String: String] = [:]) throws -> (
+            Int32, String
+        ) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-euo", "pipefail", "-c", script]
+            process.arguments = [
+                "-euo", "pipefail", "-c", "trap 'kill -KILL $(jobs -p) 2>/dev/null || true' EXIT\n" + script
+            ]
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.currentDirectoryURL = URL(fileURLWithPath: folder)
             let output = Pipe()
             process.standardOutput = output

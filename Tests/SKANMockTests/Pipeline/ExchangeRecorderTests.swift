@@ -31,4 +31,18 @@ struct ExchangeRecorderTests {
         }
         #expect(metrics.contains("skan_mock_request_duration_seconds_count 4"))
     }
+
+    /// Issue 50.13: an S2S request whose query is complete is answered as Singular answers it,
+    /// whatever its JSON body; the entry and the metrics keep the finding on the body.
+    @Test func aBodySingularIgnoresIsAnsweredFromTheQueryAndFoundInTheEntry() throws {
+        let mock = try InProcessServer()
+        let answer = mock.send(
+            .post, "/api/v1/launch?a=K&p=iOS&i=app&idfv=J-1", headers: ["Content-Type": "application/json"],
+            body: #"{"n":"x"}"#)
+        #expect(answer.text == #"{"status":"ok"}"#)
+        let entry = try #require(mock.entries.last)
+        #expect(entry["device"] == "J-1")
+        #expect(entry["issues"]?.arrayValue?.compactMap { $0["code"]?.stringValue } == ["unsupported_body"])
+        #expect(mock.metrics.contains(#"skan_mock_findings_total{code="unsupported_body"} 1"#))
+    }
 }

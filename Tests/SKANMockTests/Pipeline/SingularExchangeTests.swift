@@ -59,14 +59,17 @@ struct SingularExchangeTests {
         }
         #expect(method.status == .methodNotAllowed && method.allow == "GET, HEAD, POST")
 
-        guard
-            case .refused(let body) = exchange(.post, "/api/v1/evt", headers: json, body: "{}").admission(listing: "L")
-        else {
-            Issue.record("a JSON body was admitted")
+        // S2S (issue 50.13): Singular reads the query and ignores the body, so the request is
+        // answered from the query as Singular would, and the body's finding goes with it; a SKAN
+        // endpoint says 415.
+        let s2sJSON = exchange(.post, "/api/v1/evt?a=K", headers: json, body: "{}")
+        guard case .admitted(.event) = s2sJSON.admission(listing: "L") else {
+            Issue.record("an S2S request with a JSON body was refused")
             return
         }
-        // S2S: Singular's status, 200, since back ends retry any other; a SKAN endpoint says 415.
-        #expect(body.status == .ok && body.finding.code == .unsupportedBody)
+        #expect(s2sJSON.bodyFinding?.code == .unsupportedBody)
+        #expect(s2sJSON.bodyFinding?.message.contains("query string") == true)
+        #expect(exchange(.post, "/api/v1/evt?a=K", body: "n=x").bodyFinding == nil)
         guard
             case .refused(let skanBody) = exchange(.post, "/api/v2/conversion_value", headers: json, body: "{}")
                 .admission(listing: "L")

@@ -10,6 +10,8 @@ export function parseBody(entry) {
   }
 }
 
+/** An answer in a few words: a SKAN 3 value as `value N` (one 6-bit value, as the model's `value`),
+ * a SKAN 4 one as `fine N`, with its coarse value and lock. */
 export function answerText(entry) {
   const response = entry.response || {};
   if (response.status === 0) return "dropped";
@@ -18,7 +20,9 @@ export function answerText(entry) {
   if (body && typeof body === "object") {
     const parts = [];
     if (body.status && body.status !== "ok") parts.push(body.status + (body.reason ? ": " + body.reason : ""));
-    if (body.conversion_value !== undefined) parts.push("fine " + body.conversion_value);
+    if (body.conversion_value !== undefined) {
+      parts.push((entry.endpoint === "skan3" ? "value " : "fine ") + body.conversion_value);
+    }
     if (body.skan_updated_coarse_value !== undefined) parts.push("coarse " + COARSE[body.skan_updated_coarse_value]);
     if (body.skan_updated_lock_window_value === true) parts.push("lock");
     text = parts.length ? parts.join(", ") : body.status || text;

@@ -18,9 +18,10 @@ export function currentToken() {
   return token;
 }
 
-export async function api(path) {
+/** `root`: the call is the server's, not the tenant's (the tenants' list is at the root only). */
+export async function api(path, { root = false } = {}) {
   const headers = token ? { Authorization: "Bearer " + token } : {};
-  const response = await fetch(base + path, { headers });
+  const response = await fetch((root ? "" : base) + path, { headers });
   if (response.status === 401) throw new Unauthorized("admin token needed");
   if (!response.ok && response.status !== 404) throw new Error(path + ": HTTP " + response.status);
   return { status: response.status, json: response.status === 404 ? null : await response.json() };

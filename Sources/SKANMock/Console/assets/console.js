@@ -22,11 +22,14 @@ async function start() {
 }
 
 /** The tenant picker: the default tenant and each named one (/t/NAME), when there are any; picking
- * one opens that tenant's console. A tenant's own console lists it and the default one. */
+ * one opens that tenant's console. The list is the root's, in a tenant's console too, which adds
+ * its own tenant when the list does not have it (not asked yet, or dropped). */
 async function showTenants() {
-  const names = base
-    ? [base.slice("/t/".length)]
-    : (((await api("/__admin/tenants")).json || {}).tenants || []).map((tenant) => tenant.name);
+  const listed = (((await api("/__admin/tenants", { root: true })).json || {}).tenants || []).map(
+    (tenant) => tenant.name,
+  );
+  const own = base ? base.slice("/t/".length) : "";
+  const names = own && !listed.includes(own) ? [own, ...listed] : listed;
   if (names.length === 0) return;
   const select = $("tenant");
   select.replaceChildren();

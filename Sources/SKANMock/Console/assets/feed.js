@@ -23,6 +23,7 @@ function filterQuery(query) {
 function deviceLink(device) {
   if (!device) return el("span", "-");
   const link = el("a", device);
+  link.title = device; // the whole id, where the cell shows its start
   link.href = base + "/__admin/ui?view=device&device=" + encodeURIComponent(device);
   link.addEventListener("click", (event) => event.stopPropagation());
   return link;
