@@ -259,7 +259,14 @@ start() {
         done <"$args_file"
         ;;
     esac
-    say "starting: skan-mock $*"
+    # The token never reaches the log: GitHub masks it in every later line, and the start line
+    # shows *** in its place.
+    shown="$*"
+    if [ -n "$token" ]; then
+        [ "${GITHUB_ACTIONS:-}" = true ] && printf '::add-mask::%s\n' "$token"
+        shown=${shown//"$token"/***}
+    fi
+    say "starting: skan-mock $shown"
     nohup "$binary" "$@" </dev/null >"$state/server.log" 2>&1 &
     pid=$!
     printf '%s\n' "$pid" >"$state/pid"

@@ -126,7 +126,7 @@ class Runner:
         step_env.update(files)
         step_env.update({
             "RUNNER_OS": self.os, "RUNNER_ARCH": self.arch, "RUNNER_TEMP": self.temp,
-            "GITHUB_ACTION_PATH": self.action_path, "GITHUB_JOB": "ui-tests", "GITHUB_REPOSITORY": "someone/app",
+            "GITHUB_ACTIONS": "true", "GITHUB_ACTION_PATH": self.action_path, "GITHUB_JOB": "ui-tests", "GITHUB_REPOSITORY": "someone/app",
             "SKAN_MOCK_RELEASE_URL": RELEASE_URL,
         })
         step_env.update(env or {})
@@ -408,6 +408,9 @@ def case_admin_token_in_args():
     code, out, outputs, exported = job.start({"SKAN_MOCK_ACTION_ARGS": "--strict --admin-token secret",
                                               "SKAN_MOCK_ACTION_WAIT": "20"})
     check(code == 0, f"start failed:\n{out}")
+    # The token is masked for GitHub and never printed as it is.
+    check("::add-mask::secret" in out and "--admin-token ***" in out, f"the token is not masked:\n{out}")
+    check("--admin-token secret" not in out, f"the token is in the log:\n{out}")
     try:
         urllib.request.urlopen(exported["SKAN_MOCK_URL"] + "/__admin/health", timeout=10)
         check(False, "the server took an admin request without its token")
