@@ -73,35 +73,35 @@ public final class Journal: Sendable {
             id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
             endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
             durationMicros: durationMicros, extra: extra, tenant: tenant)
-        // Entries pushed out of a full part are returned, to be released after the lock, not under it.
-        let committed = state.withLock { s -> (committed: [JournalEntry], displaced: [JournalEntry]) in
-            var displaced: [JournalEntry] = []
+        // Entries pushed out of a full part are returned, to be released after the lock, not under
+        // it; in the usual case one entry is committed and at most one displaced, with no array.
+        let (single, more, _) = state.withLock { s -> (JournalEntry?, [JournalEntry], JournalPartition.Displaced) in
+            var displaced = JournalPartition.Displaced()
             if id == s.nextToCommit && s.pending.isEmpty {
                 // The usual case: nothing recorded out of order is waiting; no dictionary needed.
-                commit(entry, &s, displaced: &displaced)
-                return ([entry], displaced)
+                commit(entry, &s, &displaced)
+                return (entry, [], displaced)
             }
             s.pending[id] = entry
             var committed: [JournalEntry] = []
             while let next = s.pending.removeValue(forKey: s.nextToCommit) {
-                commit(next, &s, displaced: &displaced)
+                commit(next, &s, &displaced)
                 committed.append(next)
             }
-            return (committed, displaced)
-        }.committed
-        for entry in committed { waiters.check(entry) }
+            return (nil, committed, displaced)
+        }
+        if let single { waiters.check(single) }
+        for entry in more { waiters.check(entry) }
         return id
     }
 
     /// Stores the next entry in id order in its tenant's part and hands it to the sink.
-    private func commit(_ entry: JournalEntry, _ s: inout State, displaced: inout [JournalEntry]) {
+    private func commit(_ entry: JournalEntry, _ s: inout State, _ displaced: inout JournalPartition.Displaced) {
         s.nextToCommit += 1
         let tenant = entry.tenant
         let bound = bounds(tenant: tenant)
-        displaced += s.partitions[
-            tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
-        ]
-        .append(entry)
+        s.partitions[tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)]
+            .append(entry, displacing: &displaced)
         sink?.write(line: entry.line)
         for reader in s.readers where reader.tenant.includes(tenant) { reader.subscription.commitHappened() }
     }
@@ -111,15 +111,16 @@ public final class Journal: Sendable {
     /// Ids must increase. Each tenant's part keeps the newest that fit its bound. Only on an empty
     /// journal.
     public func restore(_ entries: [JournalEntry]) {
-        _ = state.withLock { s -> [JournalEntry] in
-            guard s.partitions.isEmpty, s.nextToCommit == 1, let newest = entries.last else { return [] }
-            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return [] }
-            var displaced: [JournalEntry] = []
+        _ = state.withLock { s -> JournalPartition.Displaced in
+            var displaced = JournalPartition.Displaced()
+            guard s.partitions.isEmpty, s.nextToCommit == 1, let newest = entries.last else { return displaced }
+            guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return displaced }
             for entry in entries {
                 let bound = bounds(tenant: entry.tenant)
-                displaced += s.partitions[
+                s.partitions[
                     entry.tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
-                ].append(entry)
+                ]
+                .append(entry, displacing: &displaced)
             }
             // What did not fit is gone, as if dropped, but not counted as dropped.
             for key in s.partitions.keys { s.partitions[key]?.restored() }

@@ -44,22 +44,31 @@ struct JournalPartition: Sendable {
         return low
     }
 
+    /// Entries pushed out, held until the journal's lock is released: the first without an array
+    /// (a full journal displaces one entry per request), any more in one.
+    struct Displaced: Sendable {
+        var first: JournalEntry?
+        var more: [JournalEntry] = []
+
+        mutating func add(_ entry: JournalEntry) {
+            if first == nil { first = entry } else { more.append(entry) }
+        }
+    }
+
     /// Keeps `entry` (its id above every kept one), dropping the oldest while the count or the
-    /// bytes would pass the bound (the newest is always kept); returns what it dropped, to be
-    /// released after the journal's lock.
-    mutating func append(_ entry: JournalEntry) -> [JournalEntry] {
+    /// bytes would pass the bound (the newest is always kept); what it dropped goes to `displaced`,
+    /// to be released after the journal's lock.
+    mutating func append(_ entry: JournalEntry, displacing displaced: inout Displaced) {
         if ring.isEmpty { ring = Array(repeating: nil, count: capacity) }
-        var displaced: [JournalEntry] = []
         while count > 0 && (count == capacity || bytes + entry.line.count > capacityBytes) {
             let gone = removeOldest()
             lowWatermark = gone.id
             dropped += 1
-            displaced.append(gone)
+            displaced.add(gone)
         }
         ring[(start + count) % capacity] = entry
         count += 1
         bytes += entry.line.count
-        return displaced
     }
 
     private mutating func removeOldest() -> JournalEntry {
