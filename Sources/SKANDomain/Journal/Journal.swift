@@ -10,7 +10,7 @@ import SystemPOSIX
 public final class Journal: Sendable {
     private struct State: Sendable {
         /// The default tenant's part (nil key) and each named tenant's.
-        var partitions: [String?: JournalPartition] = [:]
+        var partitions: JournalPartitions
         var nextId: Int64 = 1
         var nextToCommit: Int64 = 1
         var pending: [Int64: JournalEntry] = [:]
@@ -47,7 +47,10 @@ public final class Journal: Sendable {
         self.tenantCapacityBytes = max(1, tenantCapacityBytes ?? capacityBytes)
         self.clock = clock
         self.sink = sink
-        state = Mutex(State())
+        state = Mutex(
+            State(
+                partitions: JournalPartitions(root: JournalPartition(capacity: capacity, capacityBytes: capacityBytes)))
+        )
     }
 
     /// The bound of `tenant`'s part (nil: the default tenant's).
@@ -99,9 +102,7 @@ public final class Journal: Sendable {
     private func commit(_ entry: JournalEntry, _ s: inout State, _ displaced: inout JournalPartition.Displaced) {
         s.nextToCommit += 1
         let tenant = entry.tenant
-        let bound = bounds(tenant: tenant)
-        s.partitions[tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)]
-            .append(entry, displacing: &displaced)
+        s.partitions.append(entry, bound: bounds(tenant: tenant), displacing: &displaced)
         sink?.write(line: entry.line)
         for reader in s.readers where reader.tenant.includes(tenant) { reader.subscription.commitHappened() }
     }
@@ -113,17 +114,16 @@ public final class Journal: Sendable {
     public func restore(_ entries: [JournalEntry]) {
         _ = state.withLock { s -> JournalPartition.Displaced in
             var displaced = JournalPartition.Displaced()
-            guard s.partitions.isEmpty, s.nextToCommit == 1, let newest = entries.last else { return displaced }
+            guard s.partitions.root.count == 0, s.partitions.named.isEmpty, s.nextToCommit == 1,
+                let newest = entries.last
+            else { return displaced }
             guard zip(entries, entries.dropFirst()).allSatisfy({ $0.id < $1.id }) else { return displaced }
             for entry in entries {
                 let bound = bounds(tenant: entry.tenant)
-                s.partitions[
-                    entry.tenant, default: JournalPartition(capacity: bound.capacity, capacityBytes: bound.bytes)
-                ]
-                .append(entry, displacing: &displaced)
+                s.partitions.append(entry, bound: bound, displacing: &displaced)
             }
             // What did not fit is gone, as if dropped, but not counted as dropped.
-            for key in s.partitions.keys { s.partitions[key]?.restored() }
+            s.partitions.restored()
             s.nextToCommit = newest.id + 1
             s.nextId = s.nextToCommit
             return displaced
@@ -153,7 +153,7 @@ public final class Journal: Sendable {
     private func partitions(_ scope: JournalFilter.TenantScope, _ s: State) -> [JournalPartition] {
         switch scope {
         case .only(let name): s.partitions[name].map { [$0] } ?? []
-        case .all: Array(s.partitions.values)
+        case .all: s.partitions.all
         }
     }
 
@@ -284,13 +284,13 @@ public final class Journal: Sendable {
     }
 
     /// Entries held, every tenant's.
-    public var size: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.count } } }
+    public var size: Int { state.withLock { $0.partitions.all.reduce(0) { $0 + $1.count } } }
 
     /// Bytes of the entries held, every tenant's.
-    public var bytes: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.bytes } } }
+    public var bytes: Int { state.withLock { $0.partitions.all.reduce(0) { $0 + $1.bytes } } }
 
     /// Entries dropped because a part was full, since each part's last clear, every tenant's.
-    public var dropped: Int64 { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.dropped } } }
+    public var dropped: Int64 { state.withLock { $0.partitions.all.reduce(0) { $0 + $1.dropped } } }
 
     /// One tenant's part: its entries held, their bytes and its drops (nil: the default tenant's).
     public func usage(tenant: String?) -> (size: Int, bytes: Int, dropped: Int64) {
@@ -301,7 +301,7 @@ public final class Journal: Sendable {
     }
 
     /// The tenants whose parts exist (nil: the default tenant).
-    public var tenants: [String?] { state.withLock { Array($0.partitions.keys) } }
+    public var tenants: [String?] { state.withLock { $0.partitions.tenants } }
 
     /// The id of the latest entry stored, 0 when none yet.
     public var lastId: Int64 { state.withLock { $0.nextToCommit - 1 } }

@@ -97,3 +97,49 @@ struct JournalPartition: Sendable {
         return gone
     }
 }
+
+/// The default tenant's part and the named tenants' parts: the default tenant's is a field of its
+/// own, so its requests (the usual case) reach it without hashing a key.
+struct JournalPartitions: Sendable {
+    var root: JournalPartition
+    var named: [String: JournalPartition] = [:]
+
+    init(root: JournalPartition) {
+        self.root = root
+    }
+
+    /// `tenant`'s part (nil: the default tenant's, always there).
+    subscript(tenant: String?) -> JournalPartition? {
+        get {
+            guard let tenant else { return root }
+            return named[tenant]
+        }
+        set {
+            if let tenant {
+                named[tenant] = newValue
+            } else if let newValue {
+                root = newValue
+            }
+        }
+    }
+
+    /// Keeps `entry` in its tenant's part, made with `bound` when it is new.
+    mutating func append(
+        _ entry: JournalEntry, bound: @autoclosure () -> (capacity: Int, bytes: Int),
+        displacing displaced: inout JournalPartition.Displaced
+    ) {
+        guard let tenant = entry.tenant else { return root.append(entry, displacing: &displaced) }
+        named[tenant, default: JournalPartition(capacity: bound().capacity, capacityBytes: bound().bytes)]
+            .append(entry, displacing: &displaced)
+    }
+
+    var all: [JournalPartition] { [root] + Array(named.values) }
+
+    var tenants: [String?] { [nil] + named.keys.map { $0 } }
+
+    /// After `--resume`: no part counts as dropped what did not fit.
+    mutating func restored() {
+        root.restored()
+        for key in named.keys { named[key]?.restored() }
+    }
+}

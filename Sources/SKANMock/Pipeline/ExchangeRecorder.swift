@@ -14,13 +14,20 @@ struct ExchangeRecorder: Sendable {
     /// A body Singular ignores (`SingularExchange.bodyFinding`) is said first: it is the cause of
     /// whatever else the entry finds missing.
     func record(_ exchange: SingularExchange, _ answer: SingularAnswer, _ result: AnswerDelivery.Result) {
-        var answer = answer
-        if let finding = exchange.bodyFinding { answer.outcome.findings.insert(finding, at: 0) }
+        // Copied only when there is a finding to add: a copy of the answer is a retain and a
+        // release of each of its references, on every request.
+        guard let finding = exchange.bodyFinding else { return recordAnswer(exchange, answer, result) }
+        var found = answer
+        found.outcome.findings.insert(finding, at: 0)
+        recordAnswer(exchange, found, result)
+    }
+
+    private func recordAnswer(_ exchange: SingularExchange, _ answer: SingularAnswer, _ result: AnswerDelivery.Result) {
         guard let comparison = answer.comparison else {
             write(exchange.request, answer, members: exchange.members + answer.members, result)
             return
         }
-        comparison.delivered(result) { [answer] result, addition in
+        comparison.delivered(result) { result, addition in
             var answer = answer
             answer.outcome.findings += addition.findings
             write(exchange.request, answer, members: exchange.members + answer.members + addition.members, result)
