@@ -265,6 +265,10 @@ paths:
     get:
       operationId: metrics
       summary: Prometheus text format.
+      description: >-
+        At the root, the default tenant's series (no tenant label), each named tenant's series labelled
+        tenant="NAME", and the server's own (connections unserved, uptime, the --log file). Under
+        /t/NAME, that tenant's series only.
       responses:
         '200':
           description: The metrics.

@@ -166,7 +166,7 @@ public final class SKANMockServer: Sendable {
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+        plain.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
             metrics.recordUnserved(reason: reason)
             if isNew {
                 StandardStreams.error(
@@ -182,7 +182,7 @@ public final class SKANMockServer: Sendable {
             secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
-            secure.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+            secure.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
                 metrics.recordUnserved(reason: reason)
                 if isNew {
                     StandardStreams.error(

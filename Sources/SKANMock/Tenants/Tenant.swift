@@ -16,6 +16,9 @@ final class Tenant: Sendable {
     let clock: OffsetClock
     /// The postbacks received at this tenant's `/.well-known/.../report-attribution/`.
     let receivedPostbacks: ReceivedPostbackStore
+    /// Its requests, findings, faults and latencies: its own, so that its metrics and the root's
+    /// label for it never mix another tenant's traffic in (issue 46.4).
+    let metrics = TenantMetrics()
     /// Pending waits and open event streams: while any is held, the tenant is in use and the
     /// registry never drops it (issue 46.3: a test waiting for its app's second request lost its
     /// first when ten other tenants came).
@@ -80,6 +83,14 @@ final class Tenant: Sendable {
     static func deviceBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
         let share = max(1, options.maxTenants)
         return (max(1, options.deviceCapacity / share), max(64 << 10, options.deviceBytes / share))
+    }
+
+    /// Its series in the metrics: its counters, its part of the journal and its devices.
+    func metricsScope(_ journal: Journal) -> MetricsExposition.Scope {
+        let usage = journal.usage(tenant: name)
+        return MetricsExposition.Scope(
+            tenant: name, counters: metrics.snapshot, journalEntries: usage.size, journalDropped: usage.dropped,
+            devices: service.deviceCount)
     }
 
     /// `filter` narrowed to this tenant's entries.
