@@ -158,7 +158,7 @@ paths:
   /__admin/reset:
     post:
       operationId: reset
-      summary: Reset journal, devices and faults; with scope=all also the start-up model and clock offset.
+      summary: Reset journal, devices and faults; with scope=all also the model the tenant was born with (the start-up model for the default tenant) and the start-up clock offset.
       parameters:
         - name: scope
           in: query
