@@ -40,8 +40,9 @@ struct AppResponder: HTTPResponder {
         }
         var inner = request
         inner.target = prefix.innerTarget(request.target)
+        let innerPath = inner.path  // found once, as for the default tenant
         // The guard and the token first: a refused admin request makes no tenant (G2).
-        if AdminRouteGroup.isAdmin(inner.path), let refusal = site.admin.refusal(for: inner) {
+        if AdminRouteGroup.isAdmin(innerPath), let refusal = site.admin.refusal(for: inner) {
             writer.send(refusal)
             return
         }
@@ -57,7 +58,7 @@ struct AppResponder: HTTPResponder {
                     tlsVersion: request.tlsVersion))
             return
         }
-        tenant.respond(to: inner, path: inner.path, writer: writer)
+        tenant.respond(to: inner, path: innerPath, writer: writer)
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the
