@@ -12,7 +12,8 @@ struct AppContext: Sendable {
     var receivedPostbacks: ReceivedPostbackStore { tenant.receivedPostbacks }
 
     var journal: Journal { server.journal }
-    var metrics: ServerMetrics { server.metrics }
+    /// The tenant's own counters; the server's are `server.metrics`.
+    var metrics: TenantMetrics { tenant.metrics }
     var modelStatus: ModelStatus { server.modelStatus }
     var startedAt: Int64 { server.startedAt }
     var bootId: String { server.bootId }

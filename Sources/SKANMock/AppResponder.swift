@@ -27,11 +27,25 @@ struct AppResponder: HTTPResponder {
         switch TenantPrefix.read(path) {
         case .success(let parsed): prefix = parsed
         case .failure(let refusal):
-            writer.send(.jsonError("\(refusal.rawValue) \(path): \(TenantName.rule)", status: .badRequest))
+            let reason = "\(refusal.rawValue) \(path): \(TenantName.rule)"
+            writer.send(.jsonError(reason, status: .badRequest))
+            // Journaled in the default tenant (when the rest is an endpoint's), the rule in its
+            // finding: no tenant of that name can hold it (G10).
+            site.singular.journal(
+                HTTPRefusal(
+                    status: .badRequest, reason: reason, method: request.method.rawValue,
+                    target: TenantPrefix.targetAfterName(request.target), headers: request.headers,
+                    remoteAddress: request.remoteAddress, tlsVersion: request.tlsVersion))
             return
         }
         var inner = request
         inner.target = prefix.innerTarget(request.target)
+        let innerPath = inner.path  // found once, as for the default tenant
+        // The guard and the token first: a refused admin request makes no tenant (G2).
+        if AdminRouteGroup.isAdmin(innerPath), let refusal = site.admin.refusal(for: inner) {
+            writer.send(refusal)
+            return
+        }
         guard let tenant = tenants.site(prefix.name) else {
             // Every tenant is in use: refused, and journaled in the default tenant (when the path
             // is an endpoint's), since this one could not be made.
@@ -44,20 +58,28 @@ struct AppResponder: HTTPResponder {
                     tlsVersion: request.tlsVersion))
             return
         }
-        tenant.respond(to: inner, path: inner.path, writer: writer)
+        tenant.respond(to: inner, path: innerPath, writer: writer)
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the
-    /// tenant whose path it was (one that does not exist yet is not made for it).
+    /// tenant whose path it was; when that tenant does not exist yet (it is not made for a refusal)
+    /// or its name is against the rule, in the default tenant, with a finding that says so (G11).
     func journal(_ refusal: HTTPRefusal) {
         let path = refusal.path
         guard path.utf8.starts(with: Self.tenantPrefix.utf8) else { return site.singular.journal(refusal) }
-        guard case .success(let prefix) = TenantPrefix.read(path), let tenant = tenants.existing(prefix.name) else {
-            return
-        }
         var inner = refusal
-        inner.target = prefix.innerTarget(refusal.target)
-        tenant.singular.journal(inner)
+        inner.target = TenantPrefix.targetAfterName(refusal.target)
+        switch TenantPrefix.read(path) {
+        case .success(let prefix):
+            if let tenant = tenants.existing(prefix.name) { return tenant.singular.journal(inner) }
+            site.singular.journal(
+                inner,
+                note:
+                    "tenant \(prefix.name) did not exist yet, and a refused request makes none, so it is journaled in the default tenant"
+            )
+        case .failure(let why):
+            site.singular.journal(inner, note: "\(why.rawValue) \(path): \(TenantName.rule)")
+        }
     }
 
     /// The admin side: the admin API and the console, which are never journaled.

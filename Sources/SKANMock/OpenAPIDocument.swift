@@ -158,7 +158,7 @@ paths:
   /__admin/reset:
     post:
       operationId: reset
-      summary: Reset journal, devices and faults; with scope=all also the start-up model and clock offset.
+      summary: Reset journal, devices and faults; with scope=all also the model the tenant was born with (the start-up model for the default tenant) and the start-up clock offset.
       parameters:
         - name: scope
           in: query
@@ -265,6 +265,10 @@ paths:
     get:
       operationId: metrics
       summary: Prometheus text format.
+      description: >-
+        At the root, the default tenant's series (no tenant label), each named tenant's series labelled
+        tenant="NAME", and the server's own (connections unserved, uptime, the --log file). Under
+        /t/NAME, that tenant's series only.
       responses:
         '200':
           description: The metrics.

@@ -21,8 +21,10 @@ public final class SKANMockServer: Sendable {
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
     private let upstream: Upstream?
-    /// Shadow mode's entries waiting for the upstream (for tests).
-    var upstreamArrivals: ArrivalOrder? { upstream?.arrivals }
+    /// Shadow mode's entries of the default tenant waiting for the upstream (for tests).
+    var upstreamArrivals: ArrivalOrder? { upstream == nil ? nil : defaultTenant.arrivals }
+    /// The default tenant (the unprefixed paths).
+    let defaultTenant: Tenant
     private let delays: PendingDelays
     /// The postback sender's threads and queue (for tests).
     let postbackSends: PostbackSendQueue
@@ -101,13 +103,17 @@ public final class SKANMockServer: Sendable {
             journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
             startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
             ports: ports, listenHost: options.host,
-            startup: StartupState(model: model, clockOffsetSeconds: options.clockOffsetSeconds),
+            startup: StartupState(clockOffsetSeconds: options.clockOffsetSeconds),
             upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
             journalFile: sink, delays: delays,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
             postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends)
         let context = AppContext(
-            server: components, tenant: Tenant(name: nil, service: service, faults: faults, clock: self.clock))
+            server: components,
+            tenant: Tenant(
+                name: nil, service: service, faults: faults, clock: self.clock, birthModel: model,
+                arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard)))
+        defaultTenant = context.tenant
         self.delays = delays
         self.postbackSends = postbackSends
         var limits = options.limits
@@ -136,7 +142,10 @@ public final class SKANMockServer: Sendable {
                     named: name, model: defaultService.model, baseClock: clock, options: options)
                 return builder.site(AppContext(server: components, tenant: tenant))
             },
-            dropped: { [journal] site in journal.clear(devices: true, tenant: site.tenant.name, forget: true) })
+            dropped: { [journal, replay] site in
+                journal.clear(devices: true, tenant: site.tenant.name, forget: true)
+                replay?.rewind(tenant: site.tenant.name)
+            })
         self.tenants = tenants
         var resumeNotes: [String] = []
         // The configuration stage made sure that --resume has a --log file.
@@ -166,7 +175,7 @@ public final class SKANMockServer: Sendable {
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+        plain.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
             metrics.recordUnserved(reason: reason)
             if isNew {
                 StandardStreams.error(
@@ -182,7 +191,7 @@ public final class SKANMockServer: Sendable {
             secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
-            secure.setupFailureObserver = { [metrics = context.metrics] reason, isNew in
+            secure.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
                 metrics.recordUnserved(reason: reason)
                 if isNew {
                     StandardStreams.error(

@@ -1,10 +1,11 @@
 import SKANDomain
 
 /// What every tenant shares, each piece with its own owner and lock: the journal and its file,
-/// the metrics, the upstream and a replay file, the postbacks' keys, the listening ports, and
+/// the server's own metrics (each tenant counts its requests itself), the upstream and a replay file, the postbacks' keys, the listening ports, and
 /// what the server started with. Set once, before the server listens.
 struct ServerComponents: Sendable {
     let journal: Journal
+    /// Connections closed unserved: the server's, not a tenant's.
     let metrics: ServerMetrics
     let modelStatus: ModelStatus
     let startedAt: Int64

@@ -129,4 +129,70 @@ import Testing
         #expect(restorer.clockOffsetSeconds == 30)
         #expect(restorer.tenantClockOffsets == ["a": 40, "b": 20])
     }
+
+    /// Issue 46.6: a tenant given no service is not restored: none of its entries is kept, and a
+    /// marker of its makes nothing.
+    @Test func aTenantNotRestoredKeepsNothing() {
+        let (service, _) = makeService()
+        var asked: [String] = []
+        let kept = makeService().0
+        var restorer = JournalRestorer(
+            into: service,
+            tenants: { name in
+                asked.append(name)
+                return name == "kept" ? kept : nil
+            }, journalCapacity: 100, journalBytes: 1 << 20, source: "j.jsonl")
+        let lines = [
+            line(1, device: "D", tenant: "out"), line(2, device: "D", tenant: "kept"),
+            #"{"type":"reset","through":2,"devices":true,"tenant":"other"}"#, line(3, device: "E", tenant: "out")
+        ]
+        var reader = JournalFileReader(InMemoryJournalSource(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        while let next = try? reader.next() { restorer.add(next) }
+        let entries = restorer.finish()
+        #expect(entries.map(\.tenant) == ["kept"])
+        #expect(restorer.tenantClockOffsets == ["kept": 20])
+        #expect(!asked.contains("other"))
+    }
+
+    /// G15: a line naming a tenant against the rule is skipped, with the rule.
+    @Test func aTenantAgainstTheRuleIsSkipped() {
+        let (service, _) = makeService()
+        var restorer = JournalRestorer(
+            into: service, tenants: { _ in makeService().0 }, journalCapacity: 100, journalBytes: 1 << 20,
+            source: "j.jsonl")
+        let long = String(repeating: "x", count: 100)
+        let lines = [
+            line(1, tenant: "../x"), line(2, tenant: long),
+            #"{"type":"reset","through":2,"devices":true,"tenant":"a b"}"#,
+            line(3)
+        ]
+        var reader = JournalFileReader(InMemoryJournalSource(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        while let next = try? reader.next() { restorer.add(next) }
+        #expect(restorer.finish().map(\.id) == [3])
+        #expect(restorer.notes.count == 3)
+        #expect(
+            restorer.notes[0].hasPrefix(
+                #"skan-mock: --resume: j.jsonl:1: skipped: its tenant "../x" is against the rule"#),
+            "\(restorer.notes[0])")
+        #expect(restorer.notes[1].contains(#"""# + String(repeating: "x", count: 40) + #""... is"#))
+        #expect(restorer.notes[2].contains("j.jsonl:3:"))
+    }
+
+    /// The census ranks tenants by their last entry, within twice its limit, exactly.
+    @Test func theCensusKeepsTheTenantsThatWroteLast() {
+        var census = JournalTenantCensus(limit: 2)
+        let names = ["a", "b", "c", "d", "e", "f", "a", "../x"]
+        let lines = names.enumerated().map { line(Int64($0.offset + 1), tenant: $0.element) }
+        var reader = JournalFileReader(InMemoryJournalSource(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        while let next = try? reader.next() { census.add(next) }
+        #expect(census.restored == ["a", "f"])
+        #expect(
+            census.leftOutNote(source: "j.jsonl")
+                == "skan-mock: --resume: j.jsonl names more tenants than --max-tenants 2: the 2 that wrote last are restored; 4 left out, with their entries and devices: b, c, d, e"
+        )
+        var few = JournalTenantCensus(limit: 64)
+        var one = JournalFileReader(InMemoryJournalSource(Array((line(1, tenant: "a") + "\n").utf8)))
+        while let next = try? one.next() { few.add(next) }
+        #expect(few.restored == ["a"] && few.leftOutNote(source: "j.jsonl") == nil)
+    }
 }

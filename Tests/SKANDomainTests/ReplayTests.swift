@@ -235,6 +235,24 @@ struct ReplayTests {
 
     // MARK: taking answers
 
+    /// Issue 46.5: each tenant has its own place in the recording, and a reset rewinds its own only
+    /// (the default tenant's reset rewound every tenant's).
+    @Test func eachTenantTakesAndRewindsItsOwnAnswers() throws {
+        let replay = Replay(try file(), source: "replay.json")
+        let first = try #require(key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0")])))
+        #expect(replay.take(device: "QA-1", key: first)?.journalId == 1)
+        #expect(replay.take(device: "QA-1", key: first, tenant: "a")?.journalId == 1)
+        #expect(replay.take(device: "QA-1", key: first, tenant: "a") != nil)
+        #expect(replay.take(device: "QA-1", key: first, tenant: "a") == nil)
+        replay.rewind()
+        #expect(replay.take(device: "QA-1", key: first, tenant: "a") == nil)
+        #expect(replay.take(device: "QA-1", key: first)?.journalId == 1)
+        replay.rewind(tenant: "a")
+        #expect(replay.take(device: "QA-1", key: first, tenant: "a")?.journalId == 1)
+        #expect(replay.take(device: "QA-1", key: first) != nil)
+        #expect(replay.take(device: "QA-1", key: first) == nil)
+    }
+
     @Test func answersAreTakenInOrderPerDeviceAndKey() throws {
         let replay = Replay(try file(), source: "replay.json")
         let first = try #require(key(.skan4, skan4Params(device: "QA-1", [("skan_current_conversion_value", "0")])))

@@ -42,18 +42,22 @@ struct FormBodyTests {
 @Suite("Metrics text")
 struct ServerMetricsTests {
     @Test func writesBucketBoundsAsExactDecimals() {
-        #expect(ServerMetrics.seconds(100) == "0.0001")
-        #expect(ServerMetrics.seconds(2_500) == "0.0025")
-        #expect(ServerMetrics.seconds(1_000_000) == "1")
-        #expect(ServerMetrics.seconds(2_500_000) == "2.5")
+        #expect(MetricsExposition.seconds(100) == "0.0001")
+        #expect(MetricsExposition.seconds(2_500) == "0.0025")
+        #expect(MetricsExposition.seconds(1_000_000) == "1")
+        #expect(MetricsExposition.seconds(2_500_000) == "2.5")
     }
 
     @Test func countsRequestsFindingsFaultsAndLatency() {
-        let metrics = ServerMetrics()
+        let metrics = TenantMetrics()
         let finding = ValidationFinding(param: "n", code: .missingParameter, message: "n is missing")
         metrics.record(endpoint: .skan4, status: 200, findings: [finding], durationMicros: 300, fault: nil)
         metrics.record(endpoint: .skan4, status: 503, findings: [], durationMicros: 3_000_000, fault: "status")
-        let text = metrics.render(journalSize: 2, journalDropped: 0, devices: 1, uptimeSeconds: 9)
+        let scope = MetricsExposition.Scope(
+            tenant: nil, counters: metrics.snapshot, journalEntries: 2, journalDropped: 0, devices: 1)
+        let text = MetricsExposition(
+            scopes: [scope], server: .init(unservedConnections: 0, uptimeSeconds: 9, journalFile: nil)
+        ).text
         #expect(text.contains("skan_mock_requests_total{endpoint=\"skan4\",status=\"200\"} 1\n"))
         #expect(text.contains("skan_mock_requests_total{endpoint=\"skan4\",status=\"503\"} 1\n"))
         #expect(text.contains("skan_mock_findings_total{code=\"missing_parameter\"} 1\n"))

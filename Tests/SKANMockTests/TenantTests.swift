@@ -245,7 +245,8 @@ struct TenantTests {
     }
 
     /// A request the HTTP layer refused (a 413, say) is journaled in the tenant whose path it
-    /// was; one for a tenant that does not exist makes none.
+    /// was; one for a tenant that does not exist makes none, and is journaled in the default
+    /// tenant with a finding that says why (G11).
     @Test func theHTTPLayersRefusalsAreJournaledInTheirTenant() throws {
         let mock = try InProcessServer()
         mock.session("D", path: "/t/a/api/v2/conversion_value")
@@ -259,7 +260,13 @@ struct TenantTests {
         let entries = mock.server.journal.query(JournalFilter(tenant: .only("a"))).entries.map(\.json)
         #expect(entries.count == 2 && entries[1]["response"]?["status"] == 413)
         #expect(entries[1]["path"] == "/api/v2/conversion_value")
-        #expect(mock.server.journal.count(JournalFilter(tenant: .only(nil))) == 1)
+        let root = mock.server.journal.query(JournalFilter(tenant: .only(nil))).entries.map(\.json)
+        #expect(root.map { $0["path"] } == ["/api/v2/conversion_value", "/api/v1/launch"])
+        #expect(root[0]["response"]?["status"] == 413)
+        #expect(
+            root[0]["issues"]?[0]?["message"]?.stringValue?.hasSuffix(
+                "tenant nobody did not exist yet, and a refused request makes none, so it is journaled in the default tenant"
+            ) == true)
         #expect(mock.server.tenants.existing("nobody") == nil)
     }
 

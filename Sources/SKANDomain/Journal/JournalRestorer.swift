@@ -18,7 +18,9 @@
 /// never the lines after it; the entries on both sides of it are kept, and listed with a gap.
 ///
 /// Tenants: each line is answered again by its tenant's service (`tenants`), and a reset marker
-/// forgets only its own tenant's entries and devices.
+/// forgets only its own tenant's entries and devices. A tenant `tenants` gives no service for is
+/// not restored: none of its entries is kept (issue 46.6). A line naming a tenant against
+/// `TenantName`'s rule is skipped with a note (G15: no route could reach or delete it).
 ///
 /// Memory: the journal's capacity (entries and bytes), the reorder window and the devices (at most
 /// the service's capacity), whatever the file's size.
@@ -90,6 +92,9 @@ public struct JournalRestorer {
         switch line {
         case .entry(let record, let bytes, let number):
             entriesRead += 1
+            if let tenant = record.tenant, !TenantName.isValid(tenant.utf8) {
+                return skip(line: number, tenant: tenant)
+            }
             let index = pendingIndex(of: record.id)
             if record.id <= lastReleased || (index < pending.count && pending[index].record.id == record.id) {
                 startNewRun(at: record, line: number)
@@ -98,14 +103,18 @@ public struct JournalRestorer {
                 pending.insert(Pending(record: record, bytes: bytes, line: number), at: index)
             }
             if pendingCount > Self.reorderWindow { releaseOldest() }
-        case .reset(let marker, _):
+        case .reset(let marker, let number):
+            if let tenant = marker.tenant, !TenantName.isValid(tenant.utf8) {
+                return skip(line: number, tenant: tenant)
+            }
             while pendingCount > 0 && pending[pendingStart].record.id <= marker.through { releaseOldest() }
             let tenant = marker.tenant
             clearedThrough[tenant] = max(clearedThrough[tenant] ?? 0, marker.through)
             forget(tenant, through: marker.through)
             if marker.devices {
                 forgottenThrough[tenant] = max(forgottenThrough[tenant] ?? 0, marker.through)
-                self.service(for: tenant)?.resetDevices()
+                // A marker makes no tenant: only one whose entries came before it has devices.
+                (tenant == nil ? service : tenantServices[tenant ?? ""])?.resetDevices()
             }
         case .skipped(let failure):
             skipped += 1
@@ -115,6 +124,16 @@ public struct JournalRestorer {
                     ? "skan-mock: --resume: \(source):\(failure.line ?? 0): the last line was cut short (a kill during a write) and is skipped"
                     : "skan-mock: --resume: \(source):\(failure.line ?? 0): skipped: \(failure.reason)")
         }
+    }
+
+    /// Skips a line whose tenant is against the rule, named by its first 40 bytes, escaped.
+    private mutating func skip(line: Int, tenant: String) {
+        skipped += 1
+        guard skipped <= Self.namedSkips else { return }
+        let shown = JSONWriter.serialize(.string(String(tenant.prefix(40))))
+        notes.append(
+            "skan-mock: --resume: \(source):\(line): skipped: its tenant \(String(decoding: shown, as: UTF8.self))\(tenant.count > 40 ? "..." : "") is against the rule (\(TenantName.rule))"
+        )
     }
 
     /// Answers what is still waiting and returns the entries for `Journal.restore`, oldest first
@@ -194,12 +213,13 @@ public struct JournalRestorer {
         }
         lastReleased = max(lastReleased, id)
         let tenant = record.tenant
+        guard let service = service(for: tenant) else { return }  // a tenant not restored: nothing kept
         if let tenant {
             if let offset = record.clockOffsetSeconds { tenantClockOffsets[tenant] = offset }
         } else {
             clockOffsetSeconds = record.clockOffsetSeconds
         }
-        if id > forgottenThrough[tenant] ?? 0, let service = service(for: tenant), service.answerAgain(record) != nil {
+        if id > forgottenThrough[tenant] ?? 0, service.answerAgain(record) != nil {
             answered += 1
         }
         guard id > clearedThrough[tenant] ?? 0 else { return }

@@ -4,7 +4,9 @@ import SystemPOSIX
 /// per key, a queue of answers; a request with that key takes the next one, so two identical
 /// requests in a row get the two answers production gave them, and a third gets none (the model
 /// answers it, with a `not_recorded` finding). Forgetting the devices (`POST /__admin/reset`)
-/// starts every queue again, so a suite can run twice against one server.
+/// starts every queue again, so a suite can run twice against one server. Each tenant has its
+/// own place in every queue (the same device id in two tenants is two devices), and a tenant's
+/// reset rewinds its own only (issue 46.5).
 public final class Replay: Sendable {
     /// A recorded answer, as production sent it.
     public struct Answer: Sendable, Equatable {
@@ -14,8 +16,8 @@ public final class Replay: Sendable {
     }
 
     private let answers: [String: [ReplayKey: [Answer]]]
-    /// Per device and key, how many answers were taken.
-    private let taken = Mutex<[String: [ReplayKey: Int]]>([:])
+    /// Per tenant (nil: the default one), device and key, how many answers were taken.
+    private let taken = Mutex<[String?: [String: [ReplayKey: Int]]]>([:])
     /// Where the answers came from (the replay file's path), for messages.
     public let source: String
     public let deviceCount: Int
@@ -35,21 +37,22 @@ public final class Replay: Sendable {
         answerCount = file.requestCount
     }
 
-    /// The next recorded answer for `device` and `key`, taken (the next call gets the one after);
-    /// nil when there is none left, or none was recorded.
-    public func take(device: String?, key: ReplayKey) -> Answer? {
+    /// The next recorded answer for `device` and `key` in `tenant` (nil: the default tenant),
+    /// taken (the next call gets the one after); nil when there is none left, or none was recorded.
+    public func take(device: String?, key: ReplayKey, tenant: String? = nil) -> Answer? {
         guard let device, let queue = answers[device]?[key] else { return nil }
         return taken.withLock { taken in
-            let next = taken[device]?[key] ?? 0
+            let next = taken[tenant]?[device]?[key] ?? 0
             guard next < queue.count else { return nil }
-            taken[device, default: [:]][key] = next + 1
+            taken[tenant, default: [:]][device, default: [:]][key] = next + 1
             return queue[next]
         }
     }
 
-    /// Starts every device's answers from the first again.
-    public func rewind() {
-        taken.withLock { $0.removeAll() }
+    /// Starts `tenant`'s answers (nil: the default tenant's) from the first again, every other
+    /// tenant's where they are; a dropped tenant's places go this way too.
+    public func rewind(tenant: String? = nil) {
+        _ = taken.withLock { $0.removeValue(forKey: tenant) }
     }
 
     /// The finding of a request that had no recorded answer left.

@@ -68,15 +68,22 @@ struct AdminRouteGroup: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
-        if let refusal = guardian.refusal(for: request) {
+        if let refusal = refusal(for: request) {
             writer.send(refusal)
             return
         }
-        if let authorization, !openRoutes.handles(request.path), !authorization.admits(request) {
-            writer.send(AdminAuthorization.refusal)
-            return
-        }
         router.respond(to: request, writer: writer)
+    }
+
+    /// What the guard or the token says to `request` (its path without any `/t/NAME`), or nil
+    /// when it may go on. Asked before a tenant is made for an admin path too, so a refused
+    /// request makes no tenant and drops none (issue 46, G2).
+    func refusal(for request: HTTPRequest) -> HTTPResponse? {
+        if let refusal = guardian.refusal(for: request) { return refusal }
+        if let authorization, !openRoutes.handles(request.path), !authorization.admits(request) {
+            return AdminAuthorization.refusal
+        }
+        return nil
     }
 
     /// The admin side's paths, never journaled: `/__admin` and under it, and the console's pages.

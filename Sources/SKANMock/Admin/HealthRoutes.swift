@@ -10,17 +10,26 @@ struct HealthRoutes: AdminRouteCollection {
     func register(on group: inout AdminRouteGroup) {
         group.on(.get, "/health") { _, _, writer in writer.send(health()) }
         group.on(.get, "/metrics") { _, _, writer in
-            let journal = context.journal
-            let text = context.metrics.render(
-                journalSize: journal.size, journalDropped: journal.dropped, devices: context.service.deviceCount,
-                uptimeSeconds: uptimeSeconds, journalFile: context.journalFile?.status
-            )
+            let text = metrics().text
             writer.send(HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4"], body: Array(text.utf8)))
         }
         group.on(.get, "/openapi.yaml") { _, _, writer in
             writer.send(
                 HTTPResponse(headers: ["Content-Type": "application/yaml"], body: Array(OpenAPIDocument.yaml.utf8)))
         }
+    }
+
+    /// A tenant's route: its own series only. The root's: the default tenant's (unlabelled), each
+    /// named tenant's (labelled, by name), and the server's own.
+    func metrics() -> MetricsExposition {
+        let journal = context.journal
+        guard let tenants else { return MetricsExposition(scopes: [context.tenant.metricsScope(journal)], server: nil) }
+        let named = tenants.slots.sorted { $0.name < $1.name }.map { $0.slot.site.tenant.metricsScope(journal) }
+        return MetricsExposition(
+            scopes: [context.tenant.metricsScope(journal)] + named,
+            server: MetricsExposition.Server(
+                unservedConnections: context.server.metrics.unservedTotal, uptimeSeconds: uptimeSeconds,
+                journalFile: context.journalFile?.status))
     }
 
     private var uptimeSeconds: Int64 { (MonotonicClock.microseconds() - context.startedAt) / 1_000_000 }

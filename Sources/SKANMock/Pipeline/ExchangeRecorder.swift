@@ -5,7 +5,7 @@ import SKANDomain
 /// entry and the metrics' count always agree.
 struct ExchangeRecorder: Sendable {
     let journal: Journal
-    let metrics: ServerMetrics
+    let metrics: TenantMetrics
     /// The tenant whose requests these are (nil: the default tenant).
     let tenant: String?
 

@@ -17,7 +17,7 @@ struct ReplayAnswerSource: AnswerSource {
         let parsed = ParsedSKANRequest(endpoint, exchange.request, nowMilliseconds: context.clock.nowMilliseconds())
         let device = parsed.device
         let key = ReplayKey(parsed)
-        guard let key, let recorded = replay.take(device: device, key: key) else {
+        guard let key, let recorded = replay.take(device: device, key: key, tenant: context.tenant.name) else {
             let notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
             answered(
                 model.answer(

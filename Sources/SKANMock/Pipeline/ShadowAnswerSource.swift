@@ -3,7 +3,7 @@ import SKANDomain
 /// `--upstream-mode shadow`: the client gets the model's answer (faults included) as fast as
 /// without an upstream; the same request goes to the upstream off the request's path, and the
 /// entry, which holds both answers and the difference, is journaled once the upstream has
-/// replied, in arrival order (`ShadowComparison`).
+/// replied, in its tenant's arrival order (`ShadowComparison`).
 struct ShadowAnswerSource: AnswerSource {
     let model: ModelAnswerSource
     let upstream: Upstream
@@ -16,7 +16,7 @@ struct ShadowAnswerSource: AnswerSource {
         // the rest of the entry (about 1 KiB).
         let request = exchange.http
         let heldBytes = request.target.utf8.count + request.body.count + answer.body.count + 1024
-        let comparison = ShadowComparison.arriving(in: upstream.arrivals, heldBytes: heldBytes)
+        let comparison = ShadowComparison.arriving(in: model.context.tenant.arrivals, heldBytes: heldBytes)
         answer.comparison = comparison
         let outcome = answer.outcome
         let service = model.context.service

@@ -53,7 +53,8 @@ struct SingularEndpoints: Sendable {
     /// Journals an answer the server gave on its own (400, 408, 413, 414, 431) to a request for one
     /// of the endpoints, with the finding that says what happened: the client never learns why
     /// from Singular's shape alone, and the QA engineer sees the request that did not make it.
-    func journal(_ refusal: HTTPRefusal) {
+    /// `note`: why this tenant journals it, added to the finding.
+    func journal(_ refusal: HTTPRefusal, note: String? = nil) {
         let path = String(refusal.path)
         guard let route = routes.route(at: path) else { return }
         var parameters = RequestParameters(reservingBytes: refusal.query.utf8.count)
@@ -75,7 +76,8 @@ struct SingularEndpoints: Sendable {
                 + (code == .requestTimeout && !refusal.headers.isEmpty
                     ? "; its head arrived but not all of its body (a client that re-sends a POST without its body after a dropped connection does this)"
                     : "")
-        let finding = ValidationFinding(param: "request", code: code, message: message)
+        let finding = ValidationFinding(
+            param: "request", code: code, message: note.map { message + "; " + $0 } ?? message)
         let body = refusal.clientLeft ? [] : SKANResponse.error(refusal.reason)
         let outcome = SKANOutcome.refused(
             route.endpoint, request, status: refusal.status.code, body: body,

@@ -10,12 +10,29 @@ extension SKANMockServer {
     /// state and the journal, and leaves the file ready for new lines: a whole last entry without
     /// its newline gets one, a line cut short by a kill is cut off. Returns the lines for standard
     /// error. Progress goes to standard error every `resumeProgressBytes` of a long file.
-    /// Each named tenant's lines go to that tenant, made as a request to it would make it.
+    /// Each named tenant's lines go to that tenant, made as a request to it would make it; of a
+    /// file that names more tenants than `--max-tenants`, the ones that wrote last
+    /// (`JournalTenantCensus`, a first read of the file), so that no tenant is made and dropped
+    /// again while the file is read: nothing is written to it until the server serves (G9).
     static func resume(
         from path: String, into service: ConversionService, tenants: TenantRegistry, journal: Journal,
         clock: OffsetClock
     ) throws(StartupError) -> [String] {
         guard System.fileExists(path) else { return [] }
+        var census = JournalTenantCensus(limit: tenants.capacity)
+        let firstFile: JournalFile
+        do {
+            firstFile = try JournalFile(path: path)
+        } catch {
+            throw StartupError(.journal, "--resume: cannot read \(error.description)")
+        }
+        var first = JournalFileReader(firstFile)
+        do {
+            while let line = try first.next() { census.add(line) }
+        } catch {
+            throw StartupError(.journal, "--resume: \(error.description)")
+        }
+        let restored = census.restored
         var reader: JournalFileReader<JournalFile>
         var size: Int64 = 0
         do {
@@ -26,7 +43,8 @@ extension SKANMockServer {
             throw StartupError(.journal, "--resume: cannot read \(error.description)")
         }
         var restorer = JournalRestorer(
-            into: service, tenants: { tenants.site($0, request: false)?.tenant.service },
+            into: service,
+            tenants: { restored.contains($0) ? tenants.site($0, request: false)?.tenant.service : nil },
             journalCapacity: journal.capacity, journalBytes: journal.capacityBytes, source: path)
         var nextProgress = resumeProgressBytes
         var lastLine: JournalLine?
@@ -61,7 +79,7 @@ extension SKANMockServer {
             tenants.existing(name)?.tenant.clock.setOffset(seconds: offset)
         }
         let named = tenants.slots.map { $0.slot.site.tenant.service.deviceCount }
-        return restorer.notes + [
+        return restorer.notes + (census.leftOutNote(source: path).map { [$0] } ?? []) + [
             "skan-mock: resumed \(Counted.text(entries.count, "journal entry", plural: "journal entries")) from \(path) (\(Counted.text(restorer.answered, "request")) answered again for the devices' state, \(devicesText(service.deviceCount, tenants: named)))"
         ]
     }

@@ -16,6 +16,16 @@ final class Tenant: Sendable {
     let clock: OffsetClock
     /// The postbacks received at this tenant's `/.well-known/.../report-attribution/`.
     let receivedPostbacks: ReceivedPostbackStore
+    /// The model it was born with, which `reset?scope=all` brings back: the start-up model for the
+    /// default tenant, the default tenant's model of the moment for a named one (issue 46.5: a
+    /// tenant born after a `PUT /__admin/model` got the start-up model back).
+    let birthModel: ConversionModel
+    /// Shadow mode's entries waiting for the upstream, journaled in this tenant's arrival order:
+    /// another tenant's slow reply never holds this one's entries back (issue 46.5).
+    let arrivals: ArrivalOrder
+    /// Its requests, findings, faults and latencies: its own, so that its metrics and the root's
+    /// label for it never mix another tenant's traffic in (issue 46.4).
+    let metrics = TenantMetrics()
     /// Pending waits and open event streams: while any is held, the tenant is in use and the
     /// registry never drops it (issue 46.3: a test waiting for its app's second request lost its
     /// first when ten other tenants came).
@@ -28,9 +38,12 @@ final class Tenant: Sendable {
 
     init(
         name: String?, service: ConversionService, faults: FaultInjector, clock: OffsetClock,
+        birthModel: ConversionModel, arrivals: ArrivalOrder = ArrivalOrder(),
         receivedPostbacks: ReceivedPostbackStore = ReceivedPostbackStore()
     ) {
         self.name = name
+        self.birthModel = birthModel
+        self.arrivals = arrivals
         self.service = service
         self.faults = faults
         self.clock = clock
@@ -49,7 +62,8 @@ final class Tenant: Sendable {
             service: ConversionService(
                 model: model, clock: clock, deviceCapacity: bounds.capacity, deviceBytes: bounds.bytes,
                 strict: options.strict),
-            faults: FaultInjector(rules: model.faults), clock: clock,
+            faults: FaultInjector(rules: model.faults), clock: clock, birthModel: model,
+            arrivals: ArrivalOrder(limits: arrivalBounds(options)),
             receivedPostbacks: ReceivedPostbackStore(
                 capacity: receivedPostbackBounds(options).capacity, capacityBytes: receivedPostbackBounds(options).bytes
             ))
@@ -61,6 +75,15 @@ final class Tenant: Sendable {
     static func journalBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
         let share = max(1, options.maxTenants)
         return (max(100, options.journalSize / share), max(256 << 10, options.journalBytes / share))
+    }
+
+    /// A named tenant's bound on shadow mode's waiting entries: an equal share of the upstream's
+    /// (8,192 entries and 64 MiB) among `--max-tenants`, never below 64 entries and 1 MiB, so that
+    /// the named tenants' waiting entries together hold about what the default tenant's may.
+    static func arrivalBounds(_ options: ServerOptions) -> ArrivalOrder.Limits {
+        let whole = options.upstream?.shadowHeld ?? .standard
+        let share = max(1, options.maxTenants)
+        return ArrivalOrder.Limits(entries: max(64, whole.entries / share), bytes: max(1 << 20, whole.bytes / share))
     }
 
     /// A named tenant's bound on received postbacks: an equal share of the default tenant's
@@ -80,6 +103,14 @@ final class Tenant: Sendable {
     static func deviceBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
         let share = max(1, options.maxTenants)
         return (max(1, options.deviceCapacity / share), max(64 << 10, options.deviceBytes / share))
+    }
+
+    /// Its series in the metrics: its counters, its part of the journal and its devices.
+    func metricsScope(_ journal: Journal) -> MetricsExposition.Scope {
+        let usage = journal.usage(tenant: name)
+        return MetricsExposition.Scope(
+            tenant: name, counters: metrics.snapshot, journalEntries: usage.size, journalDropped: usage.dropped,
+            devices: service.deviceCount)
     }
 
     /// `filter` narrowed to this tenant's entries.

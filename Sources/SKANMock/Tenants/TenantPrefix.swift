@@ -43,4 +43,14 @@ struct TenantPrefix {
         let after = target[rest...]
         return restIsEmpty ? "/" + after : String(after)
     }
+
+    /// `target` (under `/t/`) without `/t/` and the name, whatever the name: the path the
+    /// request meant (`/` when none) and its query, for journaling a request whose tenant is not
+    /// there to take it.
+    static func targetAfterName(_ target: String) -> String {
+        let after = target.utf8.dropFirst(AppResponder.tenantPrefix.utf8.count)
+        let end = after.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? after.endIndex
+        let rest = target[end...]
+        return rest.first == "/" ? String(rest) : "/" + rest
+    }
 }

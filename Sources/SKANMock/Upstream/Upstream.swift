@@ -10,13 +10,10 @@ import SKANFiles
 final class Upstream: Sendable {
     let options: UpstreamOptions
     private let transport: any UpstreamTransport
-    /// Shadow mode journals in arrival order (see `ArrivalOrder`).
-    let arrivals: ArrivalOrder
 
     init(_ options: UpstreamOptions, transport: any UpstreamTransport) {
         self.options = options
         self.transport = transport
-        arrivals = ArrivalOrder(limits: options.shadowHeld)
     }
 
     /// The upstream of a server: libcurl's client, in a build that has it.

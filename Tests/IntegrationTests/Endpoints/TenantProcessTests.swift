@@ -106,6 +106,26 @@ struct TenantProcessTests {
         #expect(root["total"] == 9)
     }
 
+    /// G2 through the real executable: admin requests refused for no token (401) or a foreign
+    /// Host (421) make no tenant, so they cannot drop the one a test is using.
+    @Test func refusedAdminRequestsMakeNoTenant() throws {
+        let (process, port) = try SKANMockExecutable.serve(["--max-tenants", "2", "--admin-token", "T"])
+        defer { #expect(process.terminateAndWait(), "the server stops") }
+        let base = "http://127.0.0.1:\(port)"
+        let client = CurlClient()
+        #expect(try client.get(Self.session(base, tenant: "keep", device: "D")).status == 200)
+        for n in 0..<5 {
+            #expect(try client.get(base + "/t/nt\(n)/__admin/requests").status == 401)
+            let foreign = try client.get(
+                base + "/t/nh\(n)/__admin/requests", headers: ["Host: evil.example", "Authorization: Bearer T"])
+            #expect(foreign.status == 421)
+        }
+        let list = try JSONParser.parse(
+            client.get(base + "/__admin/tenants", headers: ["Authorization: Bearer T"]).body)
+        #expect(list["count"] == 1, "\(list)")
+        #expect(list["tenants"]?[0]?["name"] == "keep", "\(list)")
+    }
+
     @Test func parallelClientsInTenantsSeeOnlyTheirOwn() throws {
         let log = NSTemporaryDirectory() + "skan-mock-tenants-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: log) }
