@@ -42,7 +42,8 @@ struct AppResponder: HTTPResponder {
         inner.target = prefix.innerTarget(request.target)
         let innerPath = inner.path  // found once, as for the default tenant
         // The guard and the token first: a refused admin request makes no tenant (G2).
-        if AdminRouteGroup.isAdmin(innerPath), let refusal = site.admin.refusal(for: inner) {
+        let isAdmin = AdminRouteGroup.isAdmin(innerPath)
+        if isAdmin, let refusal = site.admin.refusal(for: inner) {
             writer.send(refusal)
             return
         }
@@ -58,7 +59,7 @@ struct AppResponder: HTTPResponder {
                     tlsVersion: request.tlsVersion))
             return
         }
-        tenant.respond(to: inner, path: innerPath, writer: writer)
+        tenant.respond(to: inner, path: innerPath, isAdmin: isAdmin, writer: writer)
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the

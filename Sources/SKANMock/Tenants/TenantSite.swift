@@ -20,8 +20,11 @@ final class TenantSite: Sendable {
     }
 
     /// `path` is `request.path`, found once by the caller (each `path` searches the target for its `?`).
-    func respond(to request: HTTPRequest, path: Substring, writer: HTTPResponseWriter) {
-        if AdminRouteGroup.isAdmin(path) {
+    /// `isAdmin`, when the caller has found it already (a tenant's path), is not found again.
+    func respond(
+        to request: HTTPRequest, path: Substring, isAdmin: Bool? = nil, writer: HTTPResponseWriter
+    ) {
+        if isAdmin ?? AdminRouteGroup.isAdmin(path) {
             admin.respond(to: request, writer: writer)
         } else if let framework = PostbackReceiver.framework(at: path) {
             postbacks.respond(to: request, framework: framework, writer: writer)
