@@ -128,3 +128,80 @@ struct CheckCommandTests {
         #expect(badRoute.status == 64)
     }
 }
+
+/// The journal out as HAR (`GET /__admin/requests.har`, under a tenant too, and
+/// `skan-mock report LOG --har OUT`), read back by `skan-mock check` with the same findings.
+@Suite("The journal as HAR, read back by check")
+struct JournalHARTests {
+    private func skan4(_ device: String, coarse: String) -> [(String, String)] {
+        [
+            ("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", device),
+            ("n", "__SESSION__"), ("skan_current_conversion_value", "0"), ("p0_coarse", coarse),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))
+        ]
+    }
+
+    /// `(code, message)` of every finding of `check --json`'s report, in order.
+    private func findings(checking path: String) throws -> [String] {
+        let run = try SKANMockExecutable.run(["check", path, "--json"])
+        #expect(run.status == 0, "\(run.error)")
+        let report = try JSONParser.parse(run.output)
+        #expect(report["problems"] == [])
+        return (report["report"]?["devices"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }.map {
+            "\($0["code"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+        }
+    }
+
+    @Test func exportedAndReadBack() throws {
+        let mock = try TestSKANMock()
+        _ = try mock.get("/api/v2/conversion_value", skan4("H1", coarse: "0"))
+        mock.clock.advance(seconds: 60)
+        _ = try mock.get("/api/v2/conversion_value", skan4("H1", coarse: "9"))
+        _ = try mock.get("/t/qa-har/api/v2/conversion_value", skan4("H2", coarse: "5"))
+        _ = try mock.client.get(mock.url("/api/v1/conversion_value?a=KEY&i=x&p=iOS&n=__SESSION__&conversion_value=99"))
+        let live = try mock.journal().flatMap { $0["issues"]?.arrayValue ?? [] }.map {
+            "\($0["code"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+        }
+        #expect(live.count >= 3)
+
+        let dir = NSTemporaryDirectory() + "skan-har-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+
+        let response = try mock.client.get(mock.url("/__admin/requests.har"))
+        #expect(response.status == 200)
+        #expect(response.headers.contains { $0.name.lowercased() == "content-disposition" })
+        let served = dir + "/served.har"
+        try Data(response.body).write(to: URL(fileURLWithPath: served))
+        let document = try JSONParser.parse(response.body)
+        #expect(document["log"]?["version"] == "1.2")
+        #expect(document["log"]?["entries"]?[1]?["comment"]?.stringValue?.contains("coarse_value_out_of_range") == true)
+        #expect(try findings(checking: served) == live)
+
+        // The same filters as /__admin/requests; a wrong one is refused alike.
+        let filtered = try JSONParser.parse(try mock.client.get(mock.url("/__admin/requests.har?has_issues=true")).body)
+        let withIssues = try mock.journal("has_issues=true").count
+        #expect(filtered["log"]?["entries"]?.arrayValue?.count == withIssues)
+        #expect(try mock.client.get(mock.url("/__admin/requests.har?devcie=H1")).status == 400)
+
+        // Under a tenant: its own entries, their URLs under /t/NAME, read back by check.
+        let tenant = try mock.client.get(mock.url("/t/qa-har/__admin/requests.har"))
+        let tenantDocument = try JSONParser.parse(tenant.body)
+        let url = tenantDocument["log"]?["entries"]?[0]?["request"]?["url"]?.stringValue ?? ""
+        #expect(url.contains("/t/qa-har/api/v2/conversion_value?"))
+        let tenantFile = dir + "/tenant.har"
+        try Data(tenant.body).write(to: URL(fileURLWithPath: tenantFile))
+        #expect(try findings(checking: tenantFile).map { $0.prefix(25) } == ["coarse_value_out_of_range"])
+
+        // From the journal file: the same entries, the same findings.
+        let journal = dir + "/journal.jsonl"
+        try (try mock.logLines().joined(separator: "\n") + "\n").write(
+            toFile: journal, atomically: true, encoding: .utf8)
+        let written = dir + "/written.har"
+        let report = try SKANMockExecutable.run(["report", journal, "--har", written])
+        #expect(report.status == 0)
+        #expect(try findings(checking: written) == live)
+        let itself = try SKANMockExecutable.run(["report", journal, "--har", journal])
+        #expect(itself.status == 2)
+    }
+}
