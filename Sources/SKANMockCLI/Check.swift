@@ -51,13 +51,7 @@ struct Check: ParsableCommand {
     var routes: [String] = []
 
     func run() throws {
-        let aliases: [RouteAlias]
-        do {
-            aliases = try routes.map { route throws(RouteAlias.ParseError) in try RouteAlias(parsing: route) }
-        } catch {
-            throw ValidationError(error.description)
-        }
-        if let conflict = RouteAlias.conflict(in: aliases) { throw ValidationError(conflict) }
+        let aliases = try CaptureInput.aliases(routes)
         var loaded: ConversionModel?
         if let model {
             switch ModelFile.read(model) {
@@ -68,23 +62,12 @@ struct Check: ParsableCommand {
             }
         }
         let judge = CaptureJudge(aliases: aliases, model: loaded)
-        let report: CaptureReport
-        do {
-            var reader = HARStreamReader(try JournalFile(path: capture))
-            report = try CaptureReport.read(
-                &reader, model: loaded, compared: loaded != nil, isSingular: judge.isSingular, judge: judge.judge)
-        } catch let error as FileBytes.Failure {
-            StandardStreams.error("skan-mock check: cannot read capture \(error.description)")
-            throw ExitCode(2)
-        } catch let error as JournalReadError {
-            StandardStreams.error("skan-mock check: \(capture): \(error.description)")
-            throw ExitCode(2)
-        }
-        // Each unreadable entry is one line on standard error too, so a CI log shows it first.
-        for problem in report.problems { StandardStreams.error("skan-mock check: \(capture): \(problem.line)") }
-        if report.entries == 0, let problem = report.problems.first, problem.entry == nil {
-            // Nothing was read at all: not a capture (not JSON, empty, no log.entries).
-            throw ExitCode(2)
+        let (report, _) = try CaptureInput.read(capture, for: "check") { reader throws(JournalReadError) in
+            (
+                try CaptureReport.read(
+                    &reader, model: loaded, compared: loaded != nil, isSingular: judge.isSingular, judge: judge.judge),
+                ()
+            )
         }
         StandardStreams.output(json ? report.json.description : report.text)
         if let junit {

@@ -54,6 +54,18 @@ public struct CaptureReport: Sendable {
         _ reader: inout HARStreamReader<Source>, model: ConversionModel?, compared: Bool,
         isSingular: (HARExchange) -> Bool, judge: (HARExchange) -> JournalRecord?
     ) throws(JournalReadError) -> CaptureReport {
+        var (report, records) = try judged(&reader, isSingular: isSingular, judge: judge)
+        report.journal = JournalReport.read(records: records, model: model)
+        if compared { report.upstream = UpstreamReport(records: records) }
+        return report
+    }
+
+    /// The capture's entries counted and Singular's judged, in time order, as journal entries
+    /// (for `read`, and for `skan-mock record CAPTURE.har`); the report has no summary yet.
+    public static func judged<Source: JournalSource>(
+        _ reader: inout HARStreamReader<Source>, isSingular: (HARExchange) -> Bool,
+        judge: (HARExchange) -> JournalRecord?
+    ) throws(JournalReadError) -> (CaptureReport, [JournalRecord]) {
         var report = CaptureReport()
         var kept: [HARExchange] = []
         while let item = try reader.next() {
@@ -99,9 +111,7 @@ public struct CaptureReport: Sendable {
         for (_, exchange) in ordered {
             if let record = judge(exchange) { records.append(record) }
         }
-        report.journal = JournalReport.read(records: records, model: model)
-        if compared { report.upstream = UpstreamReport(records: records) }
-        return report
+        return (report, records)
     }
 }
 

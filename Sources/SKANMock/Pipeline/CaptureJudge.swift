@@ -66,17 +66,21 @@ public struct CaptureJudge: Sendable {
         }
         if let finding = singular.bodyFinding { outcome.findings.insert(finding, at: 0) }
         var members = singular.members
-        if compare, let answered {
-            members.append(SingularAnswer.modelMember(outcome))
+        if let answered {
+            // Singular's answer as the upstream's, as a proxy run journals production's: what
+            // `compare` compares and `record` freezes.
             members.append(
                 JournalRecord.upstreamMember(
                     .answered(
                         .init(status: answered.status, body: answered.body),
                         durationMicros: exchange.durationMilliseconds.map { Int64($0 * 1000) })))
-            if let difference = UpstreamComparison.finding(
-                model: (outcome.status, outcome.body), upstream: (answered.status, answered.body))
-            {
-                outcome.findings.append(difference)
+            if compare {
+                members.append(SingularAnswer.modelMember(outcome))
+                if let difference = UpstreamComparison.finding(
+                    model: (outcome.status, outcome.body), upstream: (answered.status, answered.body))
+                {
+                    outcome.findings.append(difference)
+                }
             }
         }
         return JournalRecord.judged(

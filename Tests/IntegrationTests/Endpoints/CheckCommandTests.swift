@@ -205,3 +205,44 @@ struct JournalHARTests {
         #expect(itself.status == 2)
     }
 }
+
+/// `skan-mock record CAPTURE.har --out replay.json`: Singular's answers in a capture of a release
+/// build, frozen and then served by `--replay` to the same requests.
+@Suite("skan-mock record from a HAR capture")
+struct RecordCaptureTests {
+    @Test func aCaptureIsRecordedAndReplayed() throws {
+        let dir = NSTemporaryDirectory() + "skan-record-har-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let parameters: [(String, String)] = [
+            ("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", "REC-1"),
+            ("n", "__SESSION__"), ("skan_current_conversion_value", "0"),
+            ("skan_first_call_to_skadnetwork_timestamp", String(TestSKANMock.start))
+        ]
+        let url = "https://sdk-api-v1.singular.net/api/v2/conversion_value?" + TestSKANMock.query(parameters)
+        // Production answered 5 where the bundled model answers 1.
+        let answer =
+            #"{"status":"ok","conversion_value":5,"skan_updated_coarse_value":1,"skan_updated_lock_window_value":false}"#
+        let time = RFC3339.format(milliseconds: (TestSKANMock.start + 60) * 1000)
+        let capture = dir + "/session.har"
+        try
+            (#"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"startedDateTime":"\#(time)","time":1,"request":{"method":"GET","url":\#(JSONValue.string(url).description)},"response":{"status":200,"content":{"text":\#(JSONValue.string(answer).description)}}},{"startedDateTime":"\#(time)","request":{"method":"GET","url":"https://cdn.example.com/a.png"},"response":{"status":200}}]}}"#)
+            .write(toFile: capture, atomically: true, encoding: .utf8)
+        let replay = dir + "/replay.json"
+        let run = try SKANMockExecutable.run(["record", capture, "--out", replay])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output == "1 answer recorded for 1 device, written to \(replay)\n")
+
+        let mock = try TestSKANMock(configure: { $0.replayPath = replay })
+        mock.clock.advance(seconds: 60)
+        let response = try mock.get("/api/v2/conversion_value", parameters)
+        #expect(response.text == answer)
+        #expect(try mock.journal().first?["replayed"] == true)
+
+        let nothing = dir + "/none.har"
+        try #"{"log":{"entries":[]}}"#.write(toFile: nothing, atomically: true, encoding: .utf8)
+        let empty = try SKANMockExecutable.run(["record", nothing, "--out", dir + "/none.json"])
+        #expect(empty.status == 2)
+        #expect(empty.error.contains("no request to Singular's endpoints with an answer"))
+    }
+}
