@@ -14,14 +14,14 @@ import Testing
     /// One HAR entry: `GET url` at `first + seconds`, answered `status` with `body`.
     static func entry(
         _ url: String, at seconds: Int64, status: Int = 200, body: String? = #"{"status":"ok"}"#,
-        method: String = "GET", post: String? = nil
+        method: String = "GET", post: String? = nil, duration: String = "3"
     ) -> String {
         let time = RFC3339.format(milliseconds: startMs + seconds * 1000)
         let content = body.map { #"{"mimeType":"application/json","text":\#(JSONValue.string($0).description)}"# }
         let postData =
             post.map { #","postData":{"mimeType":"application/x-www-form-urlencoded","text":"\#($0)"}"# } ?? ""
         return
-            #"{"startedDateTime":"\#(time)","time":3,"request":{"method":"\#(method)","url":"\#(url)","headers":[]\#(postData)},"response":{"status":\#(status),"content":\#(content ?? "{}")}}"#
+            #"{"startedDateTime":"\#(time)","time":\#(duration),"request":{"method":"\#(method)","url":"\#(url)","headers":[]\#(postData)},"response":{"status":\#(status),"content":\#(content ?? "{}")}}"#
     }
 
     static func har(_ entries: [String]) -> String {
@@ -111,6 +111,16 @@ import Testing
             ]))
         let codes = report.journal.devices.flatMap(\.findings).map(\.code)
         #expect(codes.first == "method_not_allowed")
+    }
+
+    /// A browser's failed request (status 0) and an absurd `time` are read, not fatal: the request is
+    /// judged, nothing is adopted.
+    @Test func noAnswerAndAnAbsurdTime() throws {
+        let failed = Self.entry(Self.skan4("D7"), at: 1, status: 0, body: "", duration: "1e300")
+        let report = try check(Self.har([failed]))
+        #expect(report.singular == 1)
+        #expect(report.problems.isEmpty)
+        #expect(report.journal.devices.first?.values == [])
     }
 
     @Test func withAModelSingularsAnswersAreCompared() throws {

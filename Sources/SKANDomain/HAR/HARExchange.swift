@@ -78,6 +78,11 @@ public struct HARExchange: Sendable {
         durationMilliseconds = json["time"]?.doubleValue
     }
 
+    /// `time` in microseconds, kept within a day: a tool's absurd number is no reason to fail.
+    public var durationMicros: Int64? {
+        durationMilliseconds.map { Int64(min(max($0, 0), 86_400_000) * 1000) }
+    }
+
     /// The value of header `name` (case-insensitive), the first of its name.
     public func requestHeader(_ name: String) -> String? {
         let lower = name.lowercased()

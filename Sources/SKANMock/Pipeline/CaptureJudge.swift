@@ -46,9 +46,11 @@ public struct CaptureJudge: Sendable {
         let http = HTTPRequest(
             method: HTTPMethod(rawValue: exchange.method.uppercased()),
             target: exchange.query.isEmpty ? path : path + "?" + exchange.query, headers: headers,
-            body: exchange.requestBody, remoteAddress: exchange.origin)
+            body: exchange.requestBody)
         let singular = SingularExchange(http, routes: routes, clockOffsetSeconds: 0, started: 0)
-        let answered = exchange.responseBody.map { (status: exchange.status, body: $0) }
+        // A status under 100 is a tool's way to say the request got no answer (failed, or pending).
+        let answered =
+            exchange.status >= 100 ? exchange.responseBody.map { (status: exchange.status, body: $0) } : nil
         var outcome: SKANOutcome
         switch singular.admission(listing: routes.listing) {
         case .refused(let refusal):
@@ -73,7 +75,7 @@ public struct CaptureJudge: Sendable {
                 JournalRecord.upstreamMember(
                     .answered(
                         .init(status: answered.status, body: answered.body),
-                        durationMicros: exchange.durationMilliseconds.map { Int64($0 * 1000) })))
+                        durationMicros: exchange.durationMicros)))
             if compare {
                 members.append(SingularAnswer.modelMember(outcome))
                 if let difference = UpstreamComparison.finding(
@@ -85,7 +87,7 @@ public struct CaptureJudge: Sendable {
         }
         return JournalRecord.judged(
             id: Int64(exchange.index) + 1, request: singular.request, outcome: outcome, status: answered?.status ?? 0,
-            body: answered?.body ?? [], durationMicros: exchange.durationMilliseconds.map { Int64($0 * 1000) } ?? 0,
+            body: answered?.body ?? [], durationMicros: exchange.durationMicros ?? 0,
             extra: members)
     }
 }
