@@ -66,6 +66,36 @@ paths:
       responses:
         '200': {$ref: '#/components/responses/Ok'}
         '401': {$ref: '#/components/responses/Unauthorized'}
+  /__admin/requests.har:
+    get:
+      operationId: exportRequestsAsHAR
+      summary: The journal as a HAR 1.2 file, same filters as /__admin/requests.
+      description: >-
+        For Proxyman, Charles, a browser's network panel or `skan-mock check`: each entry has the
+        request (its URL on the host this request named, under /t/NAME for a tenant; the query, or a
+        POST's form body, written from the parameters as sent), the answer as sent, and its time;
+        skan-mock's findings are in the entry's `comment`, and in `_skan_mock` (id, endpoint, device,
+        window, issues). Received postbacks are left out. Sent as an attachment, skan-mock.har.
+      parameters:
+        - $ref: '#/components/parameters/endpoint'
+        - $ref: '#/components/parameters/device'
+        - $ref: '#/components/parameters/event'
+        - $ref: '#/components/parameters/window'
+        - $ref: '#/components/parameters/has_issues'
+        - $ref: '#/components/parameters/since_id'
+        - $ref: '#/components/parameters/limit'
+      responses:
+        '200':
+          description: A HAR 1.2 document of the matching entries.
+          headers:
+            Content-Disposition:
+              description: attachment; filename="skan-mock.har"
+              schema: {type: string}
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/HAR'}
+        '400': {$ref: '#/components/responses/BadRequest'}
+        '401': {$ref: '#/components/responses/Unauthorized'}
   /__admin/requests/count:
     get:
       operationId: countRequests
@@ -894,6 +924,80 @@ components:
       properties:
         compared: {type: integer, minimum: 1}
         matched: {type: integer, minimum: 0}
+    HAR:
+      description: HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as skan-mock writes it.
+      type: object
+      required: [log]
+      properties:
+        log:
+          type: object
+          required: [version, creator, entries]
+          properties:
+            version: {type: string, const: '1.2'}
+            creator:
+              type: object
+              required: [name, version]
+              properties:
+                name: {type: string}
+                version: {type: string}
+            entries:
+              type: array
+              items:
+                type: object
+                required: [startedDateTime, time, request, response, cache, timings]
+                properties:
+                  startedDateTime: {type: string, format: date-time}
+                  time: {type: number}
+                  request:
+                    type: object
+                    required: [method, url, httpVersion, cookies, headers, queryString, headersSize, bodySize]
+                    properties:
+                      method: {type: string}
+                      url: {type: string}
+                      httpVersion: {type: string}
+                      cookies: {type: array}
+                      headers: {type: array}
+                      queryString:
+                        type: array
+                        items:
+                          type: object
+                          required: [name, value]
+                          properties:
+                            name: {type: string}
+                            value: {type: string}
+                      postData: {type: object}
+                      headersSize: {type: integer}
+                      bodySize: {type: integer}
+                  response:
+                    type: object
+                    required: [status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize]
+                    properties:
+                      status: {type: integer}
+                      statusText: {type: string}
+                      httpVersion: {type: string}
+                      cookies: {type: array}
+                      headers: {type: array}
+                      content:
+                        type: object
+                        required: [size, mimeType]
+                        properties:
+                          size: {type: integer}
+                          mimeType: {type: string}
+                          text: {type: string}
+                          encoding: {type: string}
+                      redirectURL: {type: string}
+                      headersSize: {type: integer}
+                      bodySize: {type: integer}
+                  cache: {type: object}
+                  timings:
+                    type: object
+                    required: [send, wait, receive]
+                    properties:
+                      send: {type: number}
+                      wait: {type: number}
+                      receive: {type: number}
+                  comment: {type: string, description: "skan-mock's findings, one line each."}
+                  _skan_mock: {type: object, description: 'The journal entry: id, endpoint, device, window, issues.'}
     JournalPage:
       type: object
       required: [requests, total, dropped]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SKANDomain
 import SKANFiles
+import SKANMock
 import SKANReport
 
 /// `skan-mock report JOURNAL.jsonl`: the journal summed up per device for CI, optionally as JUnit
@@ -26,6 +27,12 @@ struct Report: ParsableCommand {
             "Also write JUnit XML here: a testcase per device and per received postback, a failure per finding or difference.",
             valueName: "file"))
     var junit: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write the tenant's requests as a HAR 1.2 file here (as GET /__admin/requests.har), findings in each entry's comment.",
+            valueName: "file"))
+    var har: String?
 
     @Flag(help: "Print the summary as JSON (the shape of GET /__admin/report).")
     var json = false
@@ -120,6 +127,33 @@ struct Report: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let har { try writeHAR(har) }
         if failOnFindings && report.hasProblems { throw ExitCode(1) }
+    }
+
+    /// The journal's entries as HAR, read again as a stream; URLs on skan-mock's default address,
+    /// since the journal does not keep the host the app used.
+    private func writeHAR(_ path: String) throws {
+        if path == journal {
+            StandardStreams.error("skan-mock report: --har \(path) is the journal itself; give another file")
+            throw ExitCode(2)
+        }
+        let bytes = try JournalInput.read(journal, for: "report", tenant: tenant) { reader in
+            var out = HARWriter.head(creatorVersion: SKANMockVersion.current)
+            var first = true
+            while let line = try reader.next() {
+                guard case .entry(let record, _, _) = line, HARWriter.includes(record) else { continue }
+                if !first { out += HARWriter.separator }
+                first = false
+                out += JSONWriter.serialize(HARWriter.entry(record, origin: "http://127.0.0.1:8080"))
+            }
+            return out + HARWriter.tail
+        }
+        do {
+            try FileBytes.write(bytes, to: path)
+        } catch {
+            StandardStreams.error("skan-mock report: cannot write HAR file \(error.description)")
+            throw ExitCode(2)
+        }
     }
 }

@@ -16,7 +16,7 @@ struct SKANMockCommand: ParsableCommand {
             """,
         version: SKANMockVersion.current,
         subcommands: [
-            Serve.self, Validate.self, Health.self, Simulate.self, Report.self, Compare.self, Record.self,
+            Serve.self, Validate.self, Health.self, Simulate.self, Report.self, Compare.self, Record.self, Check.self,
             CertificateAuthority.self
         ],
         defaultSubcommand: Serve.self

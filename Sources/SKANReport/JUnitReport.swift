@@ -6,7 +6,21 @@
 /// compare it with; lines of the journal that could not be read fail a testcase of their own.
 public enum JUnitReport {
     public static func xml(_ report: JournalReport, suiteName: String = "skan-mock") -> String {
-        let unreadable = report.unreadableLines.isEmpty ? 0 : 1
+        xml(
+            report, suiteName: suiteName,
+            unreadableInput: (
+                "journal", "journal lines", "unreadable_line",
+                report.unreadableLines.map { "line \($0.line): \($0.reason)" }
+            ))
+    }
+
+    /// The same, with the input that could not be read named by the caller (`skan-mock check`'s
+    /// capture entries): one testcase, a failure per message, when there are any.
+    public static func xml(
+        _ report: JournalReport, suiteName: String,
+        unreadableInput: (classname: String, name: String, type: String, messages: [String])
+    ) -> String {
+        let unreadable = unreadableInput.messages.isEmpty ? 0 : 1
         let withPostbacks = report.devices.compactMap(\.postbacks)
         let received = report.receivedPostbacks
         let tests = report.devices.count + withPostbacks.count + received.count + unreadable
@@ -56,10 +70,11 @@ public enum JUnitReport {
             out += "    </testcase>\n"
         }
         if unreadable > 0 {
-            out += "    <testcase classname=\"\(escape(suiteName)).journal\" name=\"journal lines\">\n"
-            for u in report.unreadableLines {
+            out +=
+                "    <testcase classname=\"\(escape(suiteName)).\(escape(unreadableInput.classname))\" name=\"\(escape(unreadableInput.name))\">\n"
+            for message in unreadableInput.messages {
                 out +=
-                    "      <failure type=\"unreadable_line\" message=\"\(escape("line \(u.line): \(u.reason)"))\"/>\n"
+                    "      <failure type=\"\(escape(unreadableInput.type))\" message=\"\(escape(message))\"/>\n"
             }
             out += "    </testcase>\n"
         }

@@ -22,8 +22,7 @@ public struct ReplayRecording: Sendable {
     public init<Source: JournalSource>(reading reader: inout JournalFileReader<Source>, source: String)
         throws(ReplayFileError)
     {
-        var devices: [ReplayFile.Device] = []
-        var position: [String: Int] = [:]
+        var builder = Builder()
         while true {
             let line: JournalLine?
             do {
@@ -32,32 +31,55 @@ public struct ReplayRecording: Sendable {
                 throw ReplayFileError(file: source, path: "", reason: error.reason)
             }
             guard let line else { break }
-            let record: JournalRecord
-            let number: Int
             switch line {
             case .reset: continue
             case .skipped(let failure):
                 throw ReplayFileError(
                     file: source, path: "line \(failure.line ?? 0)",
                     reason: "\(failure.reason), so not a journal entry (is this the --log file of a run?)")
-            case .entry(let entry, _, let at):
-                record = entry
-                number = at
+            case .entry(let record, _, let number):
+                try builder.add(record, source: source, at: "line \(number)")
             }
+        }
+        self = try builder.finish(source: source)
+    }
+
+    /// Entries judged from a HAR capture (`skan-mock record CAPTURE.har`), in the capture's time
+    /// order, each with Singular's answer as its upstream answer; `place` names an entry in errors.
+    public init(records: [JournalRecord], source: String, place: (JournalRecord) -> String) throws(ReplayFileError) {
+        var builder = Builder()
+        for record in records { try builder.add(record, source: source, at: place(record)) }
+        self = try builder.finish(source: source)
+    }
+
+    private init(file: ReplayFile, withoutUpstreamAnswer: Int, withoutDevice: Int) {
+        self.file = file
+        self.withoutUpstreamAnswer = withoutUpstreamAnswer
+        self.withoutDevice = withoutDevice
+    }
+
+    /// Entries taken one at a time, per device in order, whatever they were read from.
+    private struct Builder {
+        var devices: [ReplayFile.Device] = []
+        var position: [String: Int] = [:]
+        var withoutUpstreamAnswer = 0
+        var withoutDevice = 0
+
+        mutating func add(_ record: JournalRecord, source: String, at place: String) throws(ReplayFileError) {
             guard let answer = record.upstream?.answer, let endpoint = record.endpoint, let time = record.time,
                 let key = ReplayKey(endpoint: endpoint, parameters: record.parameters, nowMilliseconds: time)
             else {
                 withoutUpstreamAnswer += 1
-                continue
+                return
             }
             guard let device = record.device, !device.isEmpty else {
                 withoutDevice += 1
-                continue
+                return
             }
-            // What `--replay` would refuse is refused here, where the line is known.
+            // What `--replay` would refuse is refused here, where the entry is known.
             if let problem = RecordableAnswer.problem(status: answer.status, bodyCount: answer.body.count) {
                 throw ReplayFileError(
-                    file: source, path: "line \(number)",
+                    file: source, path: place,
                     reason: "the upstream's answer cannot be replayed: \(problem)")
             }
             let request = ReplayFile.Request(key: key, status: answer.status, body: answer.body, journalId: record.id)
@@ -68,14 +90,19 @@ public struct ReplayRecording: Sendable {
                 devices.append(ReplayFile.Device(id: device, requests: [request]))
             }
         }
-        guard !devices.isEmpty else {
-            let reason =
-                withoutDevice > 0
-                ? "no upstream answer with a device id to record (\(withoutDevice) without one)"
-                : "no entry has an upstream answer; record the --log of a run with --upstream URL (--upstream-mode proxy or shadow)"
-            throw ReplayFileError(file: source, path: "", reason: reason)
+
+        func finish(source: String) throws(ReplayFileError) -> ReplayRecording {
+            guard !devices.isEmpty else {
+                let reason =
+                    withoutDevice > 0
+                    ? "no upstream answer with a device id to record (\(withoutDevice) without one)"
+                    : "no entry has an upstream answer; record the --log of a run with --upstream URL (--upstream-mode proxy or shadow)"
+                throw ReplayFileError(file: source, path: "", reason: reason)
+            }
+            return ReplayRecording(
+                file: ReplayFile(recordedFrom: source, devices: devices), withoutUpstreamAnswer: withoutUpstreamAnswer,
+                withoutDevice: withoutDevice)
         }
-        file = ReplayFile(recordedFrom: source, devices: devices)
     }
 
     /// One line for the terminal: what was recorded and what was left out.

@@ -2,8 +2,8 @@ import Dispatch
 import HTTPCore
 import SKANDomain
 
-/// The journal: `GET /__admin/requests` (filtered), `/count`, `/mark`, `/wait`, and
-/// `DELETE /__admin/requests`.
+/// The journal: `GET /__admin/requests` (filtered), `/count`, `/mark`, `/wait`, the same entries
+/// as a HAR file (`/__admin/requests.har`), and `DELETE /__admin/requests`.
 struct JournalRoutes: AdminRouteCollection {
     let context: AppContext
 
@@ -11,6 +11,9 @@ struct JournalRoutes: AdminRouteCollection {
         let journal = context.journal
         group.on(.get, "/requests") { request, _, writer in
             writer.send(AdminResponse.withFilter(request) { .json(journal.query(context.scoped($0)).json()) })
+        }
+        group.on(.get, "/requests.har") { request, _, writer in
+            writer.send(AdminResponse.withFilter(request) { Self.har(journal.query(context.scoped($0)), request) })
         }
         group.on(.get, "/requests/count") { request, _, writer in
             writer.send(
@@ -26,6 +29,20 @@ struct JournalRoutes: AdminRouteCollection {
             Self.clear(context)
             writer.send(AdminResponse.ok)
         }
+    }
+
+    /// The entries as a HAR file for Proxyman, Charles or a browser (`HARWriter`), their URLs on
+    /// the host the request named, so the file shows the addresses the app used.
+    static func har(_ page: JournalPage, _ request: HTTPRequest) -> HTTPResponse {
+        let origin = (request.tlsVersion == nil ? "http://" : "https://") + (request.headers["Host"] ?? "127.0.0.1")
+        let body = HARWriter.document(
+            page.entries.compactMap(\.record), origin: origin, creatorVersion: SKANMockVersion.current)
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "application/json",
+                "Content-Disposition": "attachment; filename=\"skan-mock.har\""
+            ], body: body)
     }
 
     /// Empties the tenant's journal and the model coverage counted with it; `devices` when a reset

@@ -32,7 +32,7 @@ struct CommandLineMessageTests {
         ),
         (
             ["help", "bogus"],
-            "skan-mock: no subcommand bogus; the subcommands are serve, validate, health, simulate, report, compare, record, ca (see 'skan-mock --help')"
+            "skan-mock: no subcommand bogus; the subcommands are serve, validate, health, simulate, report, compare, record, check, ca (see 'skan-mock --help')"
         )
     ])
     func aBadCommandLineIsOneLine(arguments: [String], line: String) throws {

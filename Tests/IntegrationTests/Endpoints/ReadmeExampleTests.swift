@@ -123,7 +123,7 @@ struct ReadmeExampleTests {
 }
 
 /// Reads `sh` blocks as a very small shell: `curl` commands (with `-X`, `-d`, `--data-binary @file`,
-/// `-H`, `-s`, `-f`), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -en 'input.key == value'`,
+/// `-H`, `-s`, `-f`, `-o FILE`, whose file is not written), `VAR=$(curl ... | jq -r .key)`, `$VAR`, `$(date +%s)`, `| jq -en 'input.key == value'`,
 /// `# {expected JSON}` and `# metric_name ...` lines, and the lines that start a server
 /// (`skan-mock [serve] OPTIONS`, `docker run -e SKAN_MOCK_...`): the next `curl` gets a fresh server
 /// started so. `curl -N` (a stream that does not end) is left out; anything else is ignored.
@@ -301,6 +301,8 @@ struct ReadmeRunner {
                     : Array(value.utf8)
             case "-s": break
             case "-f", "-sf", "-fs": failOnError = true
+            // The answer saved to a file (`-o session.har`) for a command the runner does not run.
+            case "-o": words.removeFirst()
             case ">/dev/null": break
             default:
                 guard word.hasPrefix("http://127.0.0.1:8080/") else {
