@@ -98,26 +98,30 @@ public final class JournalWaiters: Sendable {
     func check(_ entry: JournalEntry) {
         guard waitingCount.load(ordering: .relaxed) > 0 else { return }
         let satisfied = state.withLock { s -> [Waiter] in
+            // The entry's tenant's waiters and those of every tenant: two lookups, no array made.
             var done: [Waiter] = []
-            for key in [Key.tenant(entry.tenant), .every] {
-                guard var group = s.waiting[key] else { continue }
-                for (id, waiter) in group where entry.id > waiter.through && waiter.filter.matches(entry) {
-                    var waiter = waiter
-                    waiter.matched += 1
-                    if waiter.matched >= waiter.count {
-                        group[id] = nil
-                        s.keys[id] = nil
-                        done.append(waiter)
-                    } else {
-                        group[id] = waiter
-                    }
-                }
-                s.waiting[key] = group.isEmpty ? nil : group
-            }
-            waitingCount.store(s.keys.count, ordering: .relaxed)
+            Self.count(entry, in: .tenant(entry.tenant), &s, done: &done)
+            Self.count(entry, in: .every, &s, done: &done)
+            if !done.isEmpty { waitingCount.store(s.keys.count, ordering: .relaxed) }
             return done
         }
         for waiter in satisfied { waiter.answer(false) }
+    }
+
+    /// Counts `entry` for the waiters filed under `key` that it matches; moves those that now
+    /// have enough to `done`.
+    private static func count(_ entry: JournalEntry, in key: Key, _ s: inout State, done: inout [Waiter]) {
+        guard let index = s.waiting.index(forKey: key) else { return }
+        for (id, waiter) in s.waiting.values[index] where entry.id > waiter.through && waiter.filter.matches(entry) {
+            if waiter.matched + 1 >= waiter.count {
+                s.waiting.values[index][id] = nil
+                s.keys[id] = nil
+                done.append(waiter)
+            } else {
+                s.waiting.values[index][id]?.matched += 1
+            }
+        }
+        if s.waiting.values[index].isEmpty { s.waiting.remove(at: index) }
     }
 
     /// After `tenant`'s entries were cleared: its waiters (and those of every tenant) count again
