@@ -101,7 +101,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             throw ParseError(
                 alias: text, reason: "unknown endpoint \(target); use skan3, skan4, launch, evt, launch2 or evt2")
         }
-        if let escape = Self.badEscape(query) {
+        if let escape = URICharacters.badEscape(query) {
             throw ParseError(
                 alias: text,
                 reason: "\(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
@@ -164,7 +164,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
             return
                 "\(path) is under /t/, the tenants' prefix (every alias is served under /t/NAME too), which no alias may take; pick another path"
         }
-        if let scalar = path.unicodeScalars.first(where: { !Self.sentAsIs($0) && $0 != "%" }) {
+        if let scalar = path.unicodeScalars.first(where: { !URICharacters.isPathCharacter($0) && $0 != "%" }) {
             let shown = scalar == " " ? "a space" : "\"\(scalar)\""
             return
                 "the path holds \(shown), which clients send percent-encoded; write the path as they send it (e.g. %20 for a space, %C3%A9 for é)"
@@ -182,7 +182,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 return "\(escape) is in lower case; clients send \(escape.uppercased()), which would not match"
             }
             let scalar = Unicode.Scalar(value)
-            if value < 0x80 && Self.sentAsIs(scalar) && scalar != "/" {
+            if value < 0x80 && URICharacters.isPathCharacter(scalar) && scalar != "/" {
                 return "\(escape) is \"\(scalar)\", which clients send as is; write \(scalar) instead"
             }
             index += 2
@@ -193,24 +193,6 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
     /// Longest alias path: a quarter of the request line, so that a request to it under a tenant's
     /// `/t/NAME`, with a query of Singular's parameters, still fits (longer gets `414`).
     public static var maxPathBytes: Int { HTTPLimits().maxRequestLineBytes / 4 }
-
-    /// Characters a client puts in a path unencoded: RFC 3986's unreserved ones, the sub-delims,
-    /// `:`, `@` and `/`.
-    static func sentAsIs(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar.isASCII else { return false }
-        let c = Character(scalar)
-        return c.isLetter || c.isNumber || "-._~!$&'()*+,;=:@/".contains(c)
-    }
-
-    /// The first `%` in `query` not followed by two hex digits, with what follows it, or nil.
-    static func badEscape(_ query: Substring) -> String? {
-        let bytes = Array(query.utf8)
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
-            let escape = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
-            if index + 2 >= bytes.count || UInt8(escape.dropFirst(), radix: 16) == nil { return escape }
-        }
-        return nil
-    }
 
     /// `SKAN_MOCK_ROUTES`: a comma-separated list of aliases; an error names the variable.
     public static func parseList(_ text: String, source: String = "SKAN_MOCK_ROUTES") throws(ParseError)

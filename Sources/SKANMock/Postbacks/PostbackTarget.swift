@@ -55,11 +55,13 @@ struct PostbackTarget: Sendable, Equatable {
         case .success(let parsed): (host, port) = parsed
         case .failure(let failure): return refuse("\(failure.reason): \(url)")
         }
-        guard path.utf8.allSatisfy({ isPathByte($0) }), wellFormedPercents(path) else {
+        guard path.unicodeScalars.allSatisfy({ URICharacters.isPathCharacter($0) || $0 == "%" }),
+            URICharacters.badEscape(path) == nil
+        else {
             return refuse("has a path with characters RFC 3986 does not allow there; percent-encode them: \(url)")
         }
-        guard query.utf8.dropFirst().allSatisfy({ isPathByte($0) || $0 == UInt8(ascii: "?") }),
-            wellFormedPercents(query)
+        guard query.unicodeScalars.allSatisfy({ URICharacters.isPathCharacter($0) || $0 == "%" || $0 == "?" }),
+            URICharacters.badEscape(query) == nil
         else {
             return refuse("has a query with characters RFC 3986 does not allow there; percent-encode them: \(url)")
         }
@@ -123,39 +125,6 @@ struct PostbackTarget: Sendable, Equatable {
             true
         default: false
         }
-    }
-
-    /// RFC 3986's `pchar` and `/`: unreserved, sub-delims, `:`, `@` and `%` (checked by
-    /// `wellFormedPercents`).
-    private static func isPathByte(_ byte: UInt8) -> Bool {
-        if isNameByte(byte) { return true }
-        return switch byte {
-        case UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
-            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"),
-            UInt8(ascii: "%"):
-            true
-        default: false
-        }
-    }
-
-    /// Every `%` followed by two hex digits.
-    private static func wellFormedPercents(_ text: Substring) -> Bool {
-        let bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return true
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// The request path (the query left out) is one of Apple's receiver paths, at the root or

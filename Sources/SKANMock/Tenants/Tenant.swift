@@ -57,6 +57,7 @@ final class Tenant: Sendable {
     ) -> Tenant {
         let clock = OffsetClock(base: baseClock, offsetSeconds: options.clockOffsetSeconds)
         let bounds = deviceBounds(options)
+        let postbackBounds = receivedPostbackBounds(options)
         return Tenant(
             name: name,
             service: ConversionService(
@@ -65,16 +66,21 @@ final class Tenant: Sendable {
             faults: FaultInjector(rules: model.faults), clock: clock, birthModel: model,
             arrivals: ArrivalOrder(limits: arrivalBounds(options)),
             receivedPostbacks: ReceivedPostbackStore(
-                capacity: receivedPostbackBounds(options).capacity, capacityBytes: receivedPostbackBounds(options).bytes
-            ))
+                capacity: postbackBounds.capacity, capacityBytes: postbackBounds.bytes))
+    }
+
+    /// A named tenant's equal share of a server-wide bound among `--max-tenants`, never below
+    /// `atLeast`: every per-tenant bound below is one, so that the named tenants together hold about
+    /// what the default tenant may.
+    static func share(_ whole: Int, _ options: ServerOptions, atLeast floor: Int) -> Int {
+        max(floor, whole / max(1, options.maxTenants))
     }
 
     /// A named tenant's part of the journal: an equal share of `--journal-size` and
     /// `--journal-bytes` among `--max-tenants`, never below 100 entries and 256 KiB, so that a
     /// test's entries are its own and no other tenant's traffic drops them (issue 46.1).
     static func journalBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
-        let share = max(1, options.maxTenants)
-        return (max(100, options.journalSize / share), max(256 << 10, options.journalBytes / share))
+        (share(options.journalSize, options, atLeast: 100), share(options.journalBytes, options, atLeast: 256 << 10))
     }
 
     /// A named tenant's bound on shadow mode's waiting entries: an equal share of the upstream's
@@ -82,8 +88,8 @@ final class Tenant: Sendable {
     /// the named tenants' waiting entries together hold about what the default tenant's may.
     static func arrivalBounds(_ options: ServerOptions) -> ArrivalOrder.Limits {
         let whole = options.upstream?.shadowHeld ?? .standard
-        let share = max(1, options.maxTenants)
-        return ArrivalOrder.Limits(entries: max(64, whole.entries / share), bytes: max(1 << 20, whole.bytes / share))
+        return ArrivalOrder.Limits(
+            entries: share(whole.entries, options, atLeast: 64), bytes: share(whole.bytes, options, atLeast: 1 << 20))
     }
 
     /// A named tenant's bound on received postbacks: an equal share of the default tenant's
@@ -91,9 +97,8 @@ final class Tenant: Sendable {
     /// posted to every tenant hold no more than twice the default's in all. Never below 16
     /// postbacks and 64 KiB (Apple's postbacks are 1 to 2 KiB).
     static func receivedPostbackBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
-        let share = max(1, options.maxTenants)
         let whole = ReceivedPostbackStore()
-        return (max(16, whole.capacity / share), max(64 << 10, whole.capacityBytes / share))
+        return (share(whole.capacity, options, atLeast: 16), share(whole.capacityBytes, options, atLeast: 64 << 10))
     }
 
     /// A named tenant's device bounds: an equal share of `--device-capacity` and the device bytes
@@ -101,8 +106,7 @@ final class Tenant: Sendable {
     /// default tenant may (a test's tenant needs a few devices; 64 tenants of the defaults get
     /// 1,562 devices and 4 MiB each). Never below one device and 64 KiB.
     static func deviceBounds(_ options: ServerOptions) -> (capacity: Int, bytes: Int) {
-        let share = max(1, options.maxTenants)
-        return (max(1, options.deviceCapacity / share), max(64 << 10, options.deviceBytes / share))
+        (share(options.deviceCapacity, options, atLeast: 1), share(options.deviceBytes, options, atLeast: 64 << 10))
     }
 
     /// Its series in the metrics: its counters, its part of the journal and its devices.
