@@ -257,7 +257,8 @@ public final class Journal: Sendable {
     /// are told to start again, and its waiters count from nothing. `forget` also gives back the
     /// part itself (a tenant dropped from the registry).
     public func clear(devices: Bool = false, tenant: String? = nil, forget: Bool = false) {
-        let gone = state.withLock { s -> [JournalEntry?] in
+        // What the part held is returned, to be released after the lock, not under it.
+        _ = state.withLock { s -> [JournalEntry?] in
             let through = s.nextToCommit - 1
             sink?.write(line: JournalResetMarker(through: through, devices: devices, tenant: tenant).line)
             s.generation += 1
@@ -270,7 +271,6 @@ public final class Journal: Sendable {
             waiters.recount(tenant: tenant, through: through) { count($0, s) }
             return gone
         }
-        _ = gone
     }
 
     /// Blocks until the sink has written every entry recorded so far.
