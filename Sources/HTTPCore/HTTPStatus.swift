@@ -18,6 +18,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let `continue` = HTTPStatus(code: 100)
     public static let ok = HTTPStatus(code: 200)
     public static let noContent = HTTPStatus(code: 204)
+    public static let permanentRedirect = HTTPStatus(code: 308)
     public static let badRequest = HTTPStatus(code: 400)
     public static let unauthorized = HTTPStatus(code: 401)
     public static let forbidden = HTTPStatus(code: 403)
@@ -35,7 +36,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     static let standardReasons: [Int: String] = [
         100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
-        301: "Moved Permanently", 302: "Found", 304: "Not Modified",
+        301: "Moved Permanently", 302: "Found", 304: "Not Modified", 308: "Permanent Redirect",
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
         405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
         411: "Length Required", 413: "Content Too Large", 414: "URI Too Long",

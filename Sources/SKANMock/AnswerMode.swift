@@ -24,13 +24,13 @@ enum AnswerMode: Sendable {
         }
     }
 
-    /// The answer source of one tenant (`context`).
-    func source(for context: AppContext) -> any AnswerSource {
-        let model = ModelAnswerSource(context: context)
+    /// The answer source of one tenant: over its model, devices and faults.
+    func source(for tenant: Tenant) -> any AnswerSource {
+        let model = ModelAnswerSource(tenant: tenant)
         switch self {
         case .model: return model
         case .replay(let replay): return ReplayAnswerSource(replay: replay, model: model)
-        case .proxy(let upstream): return ProxyAnswerSource(context: context, upstream: upstream)
+        case .proxy(let upstream): return ProxyAnswerSource(tenant: tenant, upstream: upstream)
         case .shadow(let upstream): return ShadowAnswerSource(model: model, upstream: upstream)
         }
     }

@@ -2,11 +2,15 @@ import HTTPCore
 import SKANDomain
 
 /// The server's first decision: a path under `/t/NAME` is the tenant NAME's (made on first use),
-/// read by it without the prefix; any other path is the default tenant's. Each tenant's side
-/// (`TenantSite`) then sends it to its admin routes, its postback receiver or its Singular side.
+/// read by it without the prefix; any other path is the default tenant's. An admin path then goes
+/// to the server's one admin router with that tenant's scope; any other, to the tenant's side
+/// (`TenantSite`): its postback receiver or its Singular side.
 struct AppResponder: HTTPResponder {
+    /// The default tenant's side.
     let site: TenantSite
     let tenants: TenantRegistry
+    /// Registered once, for every tenant.
+    let admin: AdminRouteGroup
 
     static let tenantPrefix = "/t/"
 
@@ -15,6 +19,8 @@ struct AppResponder: HTTPResponder {
         // Compared as bytes: the default tenant's paths differ at the second or third byte.
         if path.utf8.starts(with: Self.tenantPrefix.utf8) {
             respondForTenant(request, path, writer)
+        } else if AdminRouteGroup.isAdmin(path) {
+            admin.respond(to: request, scope: site.scope, writer: writer)
         } else {
             site.respond(to: request, path: path, writer: writer)
         }
@@ -38,12 +44,17 @@ struct AppResponder: HTTPResponder {
                     remoteAddress: request.remoteAddress, tlsVersion: request.tlsVersion))
             return
         }
+        if prefix.restIsEmpty, request.method == .get || request.method == .head {
+            // The tenant's home page links relatively, as the root's does: from `/t/NAME/`.
+            writer.send(Self.redirect(to: request.path + "/" + request.target.dropFirst(request.path.count)))
+            return
+        }
         var inner = request
         inner.target = prefix.innerTarget(request.target)
         let innerPath = inner.path  // found once, as for the default tenant
         // The guard and the token first: a refused admin request makes no tenant (G2).
         let isAdmin = AdminRouteGroup.isAdmin(innerPath)
-        if isAdmin, let refusal = site.admin.refusal(for: inner) {
+        if isAdmin, let refusal = admin.refusal(for: inner) {
             writer.send(refusal)
             return
         }
@@ -59,7 +70,18 @@ struct AppResponder: HTTPResponder {
                     tlsVersion: request.tlsVersion))
             return
         }
-        tenant.respond(to: inner, path: innerPath, isAdmin: isAdmin, writer: writer)
+        if isAdmin {
+            admin.respond(to: inner, scope: tenant.scope, writer: writer)
+        } else {
+            tenant.respond(to: inner, path: innerPath, writer: writer)
+        }
+    }
+
+    /// A permanent redirect that keeps the method: `/t/NAME` to `/t/NAME/`.
+    static func redirect(to location: String) -> HTTPResponse {
+        var response = HTTPResponse(status: .permanentRedirect)
+        response.headers.set("Location", location)
+        return response
     }
 
     /// Journals an answer the HTTP layer gave on its own to a request for an endpoint, in the

@@ -34,6 +34,8 @@ public final class SKANMockServer: Sendable {
     let tenants: TenantRegistry
     /// What answers every request, sockets aside: tests drive routes through it in process.
     let responder: any HTTPResponder
+    /// The admin API, the console and the phone set-up: one router for every tenant.
+    let admin: AdminRouteGroup
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
     /// the open-file limit could not be raised.
     public let notices: [String]
@@ -108,12 +110,9 @@ public final class SKANMockServer: Sendable {
             journalFile: sink, delays: delays,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
             postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends)
-        let context = AppContext(
-            server: components,
-            tenant: Tenant(
-                name: nil, service: service, faults: faults, clock: self.clock, birthModel: model,
-                arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard)))
-        defaultTenant = context.tenant
+        defaultTenant = Tenant(
+            name: nil, service: service, faults: faults, clock: self.clock, birthModel: model,
+            arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard))
         self.delays = delays
         self.postbackSends = postbackSends
         var limits = options.limits
@@ -131,7 +130,6 @@ public final class SKANMockServer: Sendable {
                 tlsNames: options.https?.extraNames ?? []))
         let phone = PhoneRoutes(https: https, ports: ports, listeningHost: options.host)
         let routes = SingularRoutes(aliases: options.routes)
-        let builder = TenantSiteBuilder(guardian: guardian, token: options.adminToken, phone: phone, routes: routes)
         // A named tenant starts with the server's model as it is now, the start-up clock offset
         // and no device; one dropped leaves nothing behind, in the journal's view either.
         let defaultService = service
@@ -140,7 +138,7 @@ public final class SKANMockServer: Sendable {
             make: { name in
                 let tenant = Tenant.fresh(
                     named: name, model: defaultService.model, baseClock: clock, options: options)
-                return builder.site(AppContext(server: components, tenant: tenant))
+                return TenantSite(tenant: tenant, server: components, routes: routes)
             },
             dropped: { [journal, replay] site in
                 journal.clear(devices: true, tenant: site.tenant.name, forget: true)
@@ -158,7 +156,6 @@ public final class SKANMockServer: Sendable {
                 throw error
             }
         }
-        let site = builder.site(context, tenants: tenants)
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resumeNotes
         if let replay {
@@ -169,13 +166,19 @@ public final class SKANMockServer: Sendable {
         notices += https?.notes ?? []
         if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
         self.notices = notices
-        let responder = AppResponder(site: site, tenants: tenants)
+        // The admin routes, registered once for the default tenant and every named one.
+        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
+        admin.register(AdminRouteGroup.collections(components, phone: phone, tenants: tenants))
+        self.admin = admin
+        let responder = AppResponder(
+            site: TenantSite(tenant: defaultTenant, server: components, routes: routes), tenants: tenants,
+            admin: admin)
         self.responder = responder
         var plain = HTTPServer.Configuration(
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
+        plain.setupFailureObserver = { [metrics = components.metrics] reason, isNew in
             metrics.recordUnserved(reason: reason)
             if isNew {
                 StandardStreams.error(
@@ -191,7 +194,7 @@ public final class SKANMockServer: Sendable {
             secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
-            secure.setupFailureObserver = { [metrics = context.server.metrics] reason, isNew in
+            secure.setupFailureObserver = { [metrics = components.metrics] reason, isNew in
                 metrics.recordUnserved(reason: reason)
                 if isNew {
                     StandardStreams.error(

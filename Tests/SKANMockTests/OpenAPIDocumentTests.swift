@@ -35,7 +35,7 @@ import Testing
         #expect(documented.count >= 20, "\(documented.sorted())")
         let undocumented: Set<String> = ["GET /__admin/events"]
         var registered: Set<String> = []
-        for route in responder.site.admin.registered where route.access == .token {
+        for route in responder.admin.registered where route.access == .token {
             let operation = "\(route.method.rawValue) \(route.path)"
             registered.insert(operation)
             guard !undocumented.contains(operation) else { continue }

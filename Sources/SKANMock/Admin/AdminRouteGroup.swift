@@ -1,5 +1,6 @@
 import HTTPCore
 import SKANDomain
+import SystemPOSIX
 
 /// One concept's routes of the admin API (the journal, devices, the clock, faults, the model, the
 /// report, health), registered under the `/__admin` group, each collection in a file of its own.
@@ -12,8 +13,12 @@ protocol AdminRouteCollection: Sendable {
 /// the console and the phone set-up. Each request passes the `AdminGuard` (DNS rebinding, other
 /// origins, other machines), then the token when one is set, unless its route was registered as
 /// open (the console's pages and the phone set-up, which reveal nothing a token protects). Routes
-/// are registered through the group, so none can skip either check.
-struct AdminRouteGroup: HTTPResponder {
+/// are registered through the group, so none can skip either check. Registered once for the whole
+/// server: each request brings its tenant's scope (`TenantScope`), which the handlers receive.
+struct AdminRouteGroup: Sendable {
+    /// A route's handler: the request, its `{name}` values, its tenant's scope, the writer.
+    typealias Handler = HTTPScopedRouter<TenantScope>.Handler
+
     static let prefix = "/__admin"
 
     /// Paths outside `/__admin` that the console serves.
@@ -27,38 +32,51 @@ struct AdminRouteGroup: HTTPResponder {
         case open
     }
 
-    private var router = HTTPRouter(errorRenderer: .singular)
+    private var router = HTTPScopedRouter<TenantScope>(errorRenderer: .singular)
     /// The open routes again, only to tell whether a request is for one.
-    private var openRoutes = HTTPRouter()
+    private var openRoutes = HTTPScopedRouter<TenantScope>()
     let guardian: AdminGuard
     let authorization: AdminAuthorization?
     /// Every route registered, in order: what the OpenAPI document is held to (`OpenAPIDocumentTests`).
     private(set) var registered: [(method: HTTPMethod, path: String, access: Access)] = []
+    /// Counts every route registered through any group the server makes: once at start-up, however
+    /// many tenants come (issue 46: each tenant was a copy of the whole admin site).
+    let registrations: RouteRegistrations
 
     /// `token`: `--admin-token`; nil or empty means none.
-    init(guardian: AdminGuard, token: String?) {
+    init(guardian: AdminGuard, token: String?, registrations: RouteRegistrations = RouteRegistrations()) {
         self.guardian = guardian
+        self.registrations = registrations
         authorization = token.flatMap { $0.isEmpty ? nil : AdminAuthorization(token: $0) }
+    }
+
+    /// How many routes were registered, whatever the group.
+    final class RouteRegistrations: Sendable {
+        private let count = Atomic<Int>(0)
+        init() {}
+        func add() { _ = count.add(1, ordering: .relaxed) }
+        var total: Int { count.load(ordering: .relaxed) }
     }
 
     /// Registers `handler` for `method` on `/__admin` + `path`.
     mutating func on(
-        _ method: HTTPMethod, _ path: String, access: Access = .token, handler: @escaping HTTPRouter.Handler
+        _ method: HTTPMethod, _ path: String, access: Access = .token, handler: @escaping Handler
     ) {
         add(method, Self.prefix + path, access, handler)
     }
 
     /// Registers one of the console's `pages` (open, outside `/__admin`).
-    mutating func page(_ path: Substring, handler: @escaping HTTPRouter.Handler) {
+    mutating func page(_ path: Substring, handler: @escaping Handler) {
         precondition(Self.pages.contains(path), "\(path) is not one of the console's pages")
         add(.get, String(path), .open, handler)
     }
 
     private mutating func add(
-        _ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping HTTPRouter.Handler
+        _ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping Handler
     ) {
         router.on(method, path, handler: handler)
         registered.append((method, path, access))
+        registrations.add()
         if access == .open { openRoutes.on(method, path, handler: handler) }
     }
 
@@ -67,12 +85,13 @@ struct AdminRouteGroup: HTTPResponder {
         for collection in collections { collection.register(on: &self) }
     }
 
-    func respond(to request: HTTPRequest, writer: HTTPResponseWriter) {
+    /// `request`'s path is without any `/t/NAME`; `scope` is that tenant's.
+    func respond(to request: HTTPRequest, scope: TenantScope, writer: HTTPResponseWriter) {
         if let refusal = refusal(for: request) {
             writer.send(refusal)
             return
         }
-        router.respond(to: request, writer: writer)
+        router.respond(to: request, scope: scope, writer: writer)
     }
 
     /// What the guard or the token says to `request` (its path without any `/t/NAME`), or nil
@@ -101,21 +120,17 @@ struct AdminRouteGroup: HTTPResponder {
         return pages.contains { $0.utf8.count == count && bytes.elementsEqual($0.utf8) }
     }
 
-    /// The admin API's collections, in the order the README lists them, then the console's; with
-    /// `tenants` (the root's), the tenants' list too.
-    static func collections(_ context: AppContext, phone: PhoneRoutes, tenants: TenantRegistry? = nil)
+    /// The admin API's collections, in the order the README lists them, then the console's and the
+    /// tenants' list. Each holds only what is server-wide; a tenant's state comes with each request.
+    static func collections(_ server: ServerComponents, phone: PhoneRoutes, tenants: TenantRegistry)
         -> [any AdminRouteCollection]
     {
         [
-            HealthRoutes(context: context, tenants: tenants), JournalRoutes(context: context),
-            ReportRoutes(context: context),
-            DeviceRoutes(context: context), ReceivedPostbackRoutes(context: context), ModelRoutes(context: context),
-            FaultRoutes(context: context),
-            ClockRoutes(context: context), ResetRoute(context: context),
-            ConsoleRoutes(tenantPrefix: context.tenant.name.map { AppResponder.tenantPrefix + $0 } ?? ""),
-            EventsRoute(context: context), phone
-        ] + (tenants.map { [TenantRoutes(tenants: $0, journal: context.journal)] } ?? [])
-            + (tenants == nil ? context.tenant.name.map { [TenantRoutesAtTheRoot(tenant: $0)] } ?? [] : [])
+            HealthRoutes(server: server, tenants: tenants), JournalRoutes(), ReportRoutes(server: server),
+            DeviceRoutes(server: server), ReceivedPostbackRoutes(server: server), ModelRoutes(), FaultRoutes(),
+            ClockRoutes(), ResetRoute(server: server), ConsoleRoutes(), EventsRoute(server: server),
+            phone, TenantRoutes(tenants: tenants)
+        ]
     }
 }
 

@@ -4,25 +4,23 @@ import SKANDomain
 /// Time travel: `GET /__admin/clock` and `PUT /__admin/clock` (`{"offset_s": N}` sets the offset
 /// from the real clock, `{"advance_s": N}` adds to it), within 100 years of the real time.
 struct ClockRoutes: AdminRouteCollection {
-    let context: AppContext
-
     static let maxOffsetSeconds = ServerOptions.maxClockOffsetSeconds
 
     func register(on group: inout AdminRouteGroup) {
-        group.on(.get, "/clock") { _, _, writer in writer.send(clock()) }
-        group.on(.put, "/clock") { request, _, writer in writer.send(move(request)) }
+        group.on(.get, "/clock") { _, _, scope, writer in writer.send(Self.reading(scope.clock)) }
+        group.on(.put, "/clock") { request, _, scope, writer in writer.send(Self.move(request, scope.clock)) }
     }
 
-    private func clock() -> HTTPResponse {
-        let now = context.clock.nowMilliseconds()
+    private static func reading(_ clock: OffsetClock) -> HTTPResponse {
+        let now = clock.nowMilliseconds()
         return AdminResponse.json([
-            "offset_s": .int(context.clock.offsetSeconds),
+            "offset_s": .int(clock.offsetSeconds),
             "now": .string(RFC3339.format(milliseconds: now)),
             "now_s": .int(now / 1000)
         ])
     }
 
-    private func move(_ request: HTTPRequest) -> HTTPResponse {
+    private static func move(_ request: HTTPRequest, _ clock: OffsetClock) -> HTTPResponse {
         let expected = "expected {\"offset_s\": seconds} or {\"advance_s\": seconds}"
         let body: JSONValue
         do {
@@ -41,15 +39,15 @@ struct ClockRoutes: AdminRouteCollection {
         let moved: Bool
         if member.key == "offset_s" {
             moved = limit.contains(seconds)
-            if moved { context.clock.setOffset(seconds: seconds) }
+            if moved { clock.setOffset(seconds: seconds) }
         } else {
-            moved = context.clock.advance(seconds: seconds, within: limit) != nil
+            moved = clock.advance(seconds: seconds, within: limit) != nil
         }
         guard moved else {
             return .jsonError(
                 "the clock offset must stay within 100 years (\(Self.maxOffsetSeconds) s) of the real time",
                 status: .badRequest)
         }
-        return clock()
+        return reading(clock)
     }
 }

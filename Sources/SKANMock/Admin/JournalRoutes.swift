@@ -5,28 +5,25 @@ import SKANDomain
 /// The journal: `GET /__admin/requests` (filtered), `/count`, `/mark`, `/wait`, the same entries
 /// as a HAR file (`/__admin/requests.har`), and `DELETE /__admin/requests`.
 struct JournalRoutes: AdminRouteCollection {
-    let context: AppContext
-
     func register(on group: inout AdminRouteGroup) {
-        let journal = context.journal
-        group.on(.get, "/requests") { request, _, writer in
-            writer.send(AdminResponse.withFilter(request) { .json(journal.query(context.scoped($0)).json()) })
+        group.on(.get, "/requests") { request, _, scope, writer in
+            writer.send(AdminResponse.withFilter(request) { .json(scope.entries($0).json()) })
         }
-        group.on(.get, "/requests.har") { request, _, writer in
-            writer.send(AdminResponse.withFilter(request) { Self.har(journal.query(context.scoped($0)), request) })
+        group.on(.get, "/requests.har") { request, _, scope, writer in
+            writer.send(AdminResponse.withFilter(request) { Self.har(scope.entries($0), request) })
         }
-        group.on(.get, "/requests/count") { request, _, writer in
+        group.on(.get, "/requests/count") { request, _, scope, writer in
             writer.send(
                 AdminResponse.withFilter(request) {
-                    AdminResponse.json(["count": .int(Int64(journal.count(context.scoped($0))))])
+                    AdminResponse.json(["count": .int(Int64(scope.journal.count(scope.scoped($0))))])
                 })
         }
-        group.on(.get, "/requests/mark") { _, _, writer in
-            writer.send(AdminResponse.json(["last_id": .int(journal.lastId)]))
+        group.on(.get, "/requests/mark") { _, _, scope, writer in
+            writer.send(AdminResponse.json(["last_id": .int(scope.journal.lastId)]))
         }
-        group.on(.get, "/requests/wait") { request, _, writer in waitForRequests(request, writer) }
-        group.on(.delete, "/requests") { _, _, writer in
-            Self.clear(context)
+        group.on(.get, "/requests/wait") { request, _, scope, writer in Self.wait(request, scope, writer) }
+        group.on(.delete, "/requests") { _, _, scope, writer in
+            scope.clearJournal()
             writer.send(AdminResponse.ok)
         }
     }
@@ -45,16 +42,9 @@ struct JournalRoutes: AdminRouteCollection {
             ], body: body)
     }
 
-    /// Empties the tenant's journal and the model coverage counted with it; `devices` when a reset
-    /// forgets the devices too (the journal file's marker says so, for `--resume`).
-    static func clear(_ context: AppContext, devices: Bool = false) {
-        context.journal.clear(devices: devices, tenant: context.tenant.name)
-        context.service.resetCoverage()
-    }
-
     /// Answers when `count` entries match or the timeout runs out, whichever comes first; the
     /// request holds no thread meanwhile (the journal or a timer answers it later).
-    private func waitForRequests(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+    private static func wait(_ request: HTTPRequest, _ scope: TenantScope, _ writer: HTTPResponseWriter) {
         let query: WaitQuery
         do {
             query = try WaitQuery(query: FormURLEncoding.pairs(request.query))
@@ -62,10 +52,10 @@ struct JournalRoutes: AdminRouteCollection {
             writer.send(.jsonError(error.reason, status: .badRequest))
             return
         }
-        let journal = context.journal
-        let filter = context.scoped(query.filter)
+        let journal = scope.journal
+        let filter = scope.scoped(query.filter)
         // A pending wait keeps its tenant in use: the registry never drops it meanwhile.
-        let tenant = context.tenant
+        let tenant = scope.tenant
         tenant.hold()
         let id = journal.wait(for: filter, count: query.count) { timedOut in
             tenant.release()

@@ -8,13 +8,15 @@ import SKANReport
 /// named for it or for none (a phone names none) are compared with that device; without it, each
 /// with the device named on its receiving URL, or "unmatched" with the devices it could be.
 struct ReceivedPostbackRoutes: AdminRouteCollection {
-    let context: AppContext
+    let server: ServerComponents
 
     func register(on group: inout AdminRouteGroup) {
-        group.on(.get, "/postbacks/received") { request, _, writer in writer.send(answer(request.query)) }
+        group.on(.get, "/postbacks/received") { request, _, scope, writer in
+            writer.send(answer(request.query, scope))
+        }
     }
 
-    func answer(_ query: Substring) -> HTTPResponse {
+    func answer(_ query: Substring, _ scope: TenantScope) -> HTTPResponse {
         var device: String?
         var developerMode: Bool?
         for (name, value) in FormURLEncoding.pairs(query) {
@@ -32,17 +34,19 @@ struct ReceivedPostbackRoutes: AdminRouteCollection {
                     status: .badRequest)
             }
         }
+        let predictor = PostbackRoute(signing: server.postbackSigning)
+        let service = scope.service
         func predict(_ id: String, _ options: PostbackQuery) -> DevicePostbacks? {
-            context.service.device(id).map { PostbackRoute.predict(context, id, $0, options) }
+            service.device(id).map { predictor.predict(scope, id, $0, options) }
         }
         let checks = ReceivedPostbackCheck.check(
-            context.receivedPostbacks.entries(), device: device, model: context.service.model,
+            scope.receivedPostbacks.entries(), device: device, model: service.model,
             developerMode: developerMode ?? false, predict: predict,
-            candidates: { context.service.recentDevices(limit: ReceivedPostbackCheck.candidateScan) })
+            candidates: { service.recentDevices(limit: ReceivedPostbackCheck.candidateScan) })
         return AdminResponse.json(
             .object([
                 JSONMember("postbacks", .array(checks.map(\.json))),
-                JSONMember("dropped", .int(context.receivedPostbacks.dropped))
+                JSONMember("dropped", .int(scope.receivedPostbacks.dropped))
             ]))
     }
 }

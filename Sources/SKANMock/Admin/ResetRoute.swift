@@ -6,32 +6,32 @@ import SKANDomain
 /// with (and its faults: the start-up model for the default tenant, the default tenant's model of
 /// the moment for a named one) and the start-up clock offset. The answer lists what was reset.
 struct ResetRoute: AdminRouteCollection {
-    let context: AppContext
+    let server: ServerComponents
 
     func register(on group: inout AdminRouteGroup) {
-        group.on(.post, "/reset") { request, _, writer in writer.send(reset(request)) }
+        group.on(.post, "/reset") { request, _, scope, writer in writer.send(reset(request, scope)) }
     }
 
-    private func reset(_ request: HTTPRequest) -> HTTPResponse {
-        let scope: ResetScope
+    private func reset(_ request: HTTPRequest, _ scope: TenantScope) -> HTTPResponse {
+        let resetScope: ResetScope
         do {
-            scope = try ResetScope(query: FormURLEncoding.pairs(request.query))
+            resetScope = try ResetScope(query: FormURLEncoding.pairs(request.query))
         } catch {
             return .jsonError(error.reason, status: .badRequest)
         }
-        JournalRoutes.clear(context, devices: true)
-        context.service.resetDevices()
-        context.receivedPostbacks.clear()
+        scope.clearJournal(devices: true)
+        scope.service.resetDevices()
+        scope.receivedPostbacks.clear()
         // The devices start again, so do their recorded answers: this tenant's only.
-        context.replay?.rewind(tenant: context.tenant.name)
-        switch scope {
+        server.replay?.rewind(tenant: scope.name)
+        switch resetScope {
         case .state:
-            context.faults.clear()
+            scope.faults.clear()
         case .all:
-            context.service.replaceModel(context.tenant.birthModel)
-            context.faults.replace(with: context.tenant.birthModel.faults)
-            context.clock.setOffset(seconds: context.startup.clockOffsetSeconds)
+            scope.service.replaceModel(scope.tenant.birthModel)
+            scope.faults.replace(with: scope.tenant.birthModel.faults)
+            scope.clock.setOffset(seconds: server.startup.clockOffsetSeconds)
         }
-        return AdminResponse.json(["status": "ok", "reset": .array(scope.parts.map { .string($0) })])
+        return AdminResponse.json(["status": "ok", "reset": .array(resetScope.parts.map { .string($0) })])
     }
 }

@@ -995,11 +995,11 @@ export async function feedView(query, unauthorized) {
         "home.html": ##"""
 <!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>skan-mock</title>
-<link rel="icon" href="/__admin/ui/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/__admin/ui/console.css"></head>
+<link rel="icon" href="__admin/ui/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="__admin/ui/console.css"></head>
 <body class="home"><h1>skan-mock</h1>
 <p>A local stand-in for Singular's SKAdNetwork conversion-value service.</p>
-<p><a href="/__admin/ui">Open the QA console</a>: what the app sends, live, and what was wrong with it.</p>
+<p><a href="__admin/ui">Open the QA console</a>: what the app sends, live, and what was wrong with it.</p>
 <p>Endpoints: <code>/api/v1/conversion_value</code>, <code>/api/v2/conversion_value</code>,
 <code>/api/v1/launch</code>, <code>/api/v1/evt</code>, <code>/api/v2/launch</code>, <code>/api/v2/evt</code>;
 admin API under <code>/__admin</code>.</p></body></html>
@@ -1011,13 +1011,13 @@ admin API under <code>/__admin</code>.</p></body></html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>skan-mock console</title>
-<link rel="icon" href="/__admin/ui/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/__admin/ui/console.css">
-<script type="module" src="/__admin/ui/console.js"></script>
+<link rel="icon" href="ui/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="ui/console.css">
+<script type="module" src="ui/console.js"></script>
 </head>
 <body>
 <header>
-  <h1><a href="/__admin/ui">skan-mock</a> <span class="subtitle">QA console</span></h1>
+  <h1><a href="ui">skan-mock</a> <span class="subtitle">QA console</span></h1>
   <span id="connection" class="connection" data-state="connecting">connecting</span>
   <button id="pause" type="button">pause</button>
   <span id="model" class="model"></span>
@@ -1040,7 +1040,7 @@ admin API under <code>/__admin</code>.</p></body></html>
       <label>event <input name="event" size="16"></label>
       <label><input type="checkbox" name="has_issues" value="true"> findings only</label>
       <button type="submit">apply</button>
-      <a id="clear-filters" href="/__admin/ui">clear</a>
+      <a id="clear-filters" href="ui">clear</a>
     </form>
     <p id="buffered" class="buffered" hidden></p>
     <table id="feed" class="feed">
@@ -1057,7 +1057,7 @@ admin API under <code>/__admin</code>.</p></body></html>
   </section>
   <section id="device-view" hidden>
     <h2 id="device-title"></h2>
-    <p><a href="/__admin/ui" id="back">all requests</a></p>
+    <p><a href="ui" id="back">all requests</a></p>
     <div id="lanes" class="lanes"></div>
     <h3>What Apple would send</h3>
     <p class="hint">The postbacks for this device as its windows stand now, at each crowd-anonymity tier (what the ad network receives depends on the install's tier).</p>

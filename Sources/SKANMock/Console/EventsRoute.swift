@@ -6,32 +6,32 @@ import SKANDomain
 /// `event`, `has_issues`, `window`, `since_id`); `token` stands in for the `Authorization` header,
 /// which `EventSource` cannot send.
 struct EventsRoute: AdminRouteCollection {
-    let context: AppContext
+    let server: ServerComponents
 
     func register(on group: inout AdminRouteGroup) {
-        group.on(.get, "/events") { request, _, writer in open(request, writer) }
+        group.on(.get, "/events") { request, _, scope, writer in open(request, scope, writer) }
     }
 
-    private func open(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+    private func open(_ request: HTTPRequest, _ scope: TenantScope, _ writer: HTTPResponseWriter) {
         let filter: JournalFilter
         do {
-            filter = context.scoped(try Self.filter(FormURLEncoding.pairs(request.query)))
+            filter = scope.scoped(try Self.filter(FormURLEncoding.pairs(request.query)))
         } catch {
             writer.send(.jsonError(error.reason, status: .badRequest))
             return
         }
         let start = EventStreamSession.start(
-            lastEventId: request.headers["Last-Event-ID"], sinceId: filter.sinceId, bootId: context.bootId)
+            lastEventId: request.headers["Last-Event-ID"], sinceId: filter.sinceId, bootId: server.bootId)
         var head = HTTPResponse(status: .ok)
         head.headers.set("Content-Type", "text/event-stream; charset=utf-8")
         head.headers.set("Cache-Control", "no-cache")
         head.headers.set("X-Accel-Buffering", "no")
         let stream = writer.stream(head)
         let session = EventStreamSession(
-            bootId: context.bootId, filter: filter, journal: context.journal,
+            bootId: server.bootId, filter: filter, journal: scope.journal,
             transport: HTTPStreamTransport(stream: stream))
         // An open console keeps its tenant in use: the registry never drops it meanwhile.
-        let tenant = context.tenant
+        let tenant = scope.tenant
         tenant.hold()
         stream.onClose {
             tenant.release()

@@ -26,13 +26,13 @@ struct PhoneRoutes: AdminRouteCollection {
 
     func register(on group: inout AdminRouteGroup) {
         #if SKAN_MOCK_TLS
-            group.on(.get, "/ca.pem", access: .open) { _, _, writer in
+            group.on(.get, "/ca.pem", access: .open) { _, _, _, writer in
                 writer.send(
                     answer { phone in
                         Self.text(phone.caPEM, type: PhoneSetup.caPEMContentType)
                     })
             }
-            group.on(.get, "/ca.mobileconfig", access: .open) { _, _, writer in
+            group.on(.get, "/ca.mobileconfig", access: .open) { _, _, _, writer in
                 writer.send(
                     answer { phone in
                         var response = Self.text(phone.mobileconfig, type: PhoneSetup.mobileconfigContentType)
@@ -41,7 +41,7 @@ struct PhoneRoutes: AdminRouteCollection {
                         return response
                     })
             }
-            group.on(.get, "/phone", access: .open) { _, _, writer in
+            group.on(.get, "/phone", access: .open) { _, _, _, writer in
                 writer.send(
                     answer { phone in
                         var response = Self.text(
@@ -56,7 +56,7 @@ struct PhoneRoutes: AdminRouteCollection {
             }
         #else
             for path in Self.paths {
-                group.on(.get, path, access: .open) { _, _, writer in writer.send(Self.httpsOff) }
+                group.on(.get, path, access: .open) { _, _, _, writer in writer.send(Self.httpsOff) }
             }
         #endif
     }

@@ -4,7 +4,7 @@ import SKANDomain
 /// request whose answer it replaces leaves the device's state as it was (the client's retry gets
 /// the answer this one would have had).
 struct ModelAnswerSource: AnswerSource {
-    let context: AppContext
+    let tenant: Tenant
 
     func answer(
         _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
@@ -19,13 +19,13 @@ struct ModelAnswerSource: AnswerSource {
         _ exchange: SingularExchange, endpoint: SKANEndpoint, parsed: ParsedSKANRequest? = nil,
         findings: [ValidationFinding] = [], members: [JSONMember] = []
     ) -> SingularAnswer {
-        let fault = context.faults.decide(for: endpoint)
+        let fault = tenant.faults.decide(for: endpoint)
         let commit = fault.answer == nil
         var outcome =
             if let parsed {
-                context.service.answer(parsed, commit: commit)
+                tenant.service.answer(parsed, commit: commit)
             } else {
-                context.service.handle(endpoint, exchange.request, commit: commit)
+                tenant.service.handle(endpoint, exchange.request, commit: commit)
             }
         outcome.findings += findings
         var status = outcome.status

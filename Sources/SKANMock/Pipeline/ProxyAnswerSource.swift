@@ -6,13 +6,13 @@ import SKANDomain
 /// when the upstream's reply comes, just before the client gets it: that is when the device's
 /// state changes, so ids follow the order of those changes (what `--resume` relies on).
 struct ProxyAnswerSource: AnswerSource {
-    let context: AppContext
+    let tenant: Tenant
     let upstream: Upstream
 
     func answer(
         _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
     ) {
-        upstream.forward(exchange.http, endpoint: endpoint, added: exchange.added) { [context] reply in
+        upstream.forward(exchange.http, endpoint: endpoint, added: exchange.added) { [tenant] reply in
             let status: Int
             let body: [UInt8]
             var outcome: SKANOutcome
@@ -21,14 +21,14 @@ struct ProxyAnswerSource: AnswerSource {
                 status = upstreamStatus
                 body = upstreamBody
                 let adopted = AppliedAnswer.received(status: upstreamStatus, body: upstreamBody)
-                outcome = context.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
+                outcome = tenant.service.handle(endpoint, exchange.request, commit: true, adopting: adopted)
             case .failed(_, let reason, _):
                 status = 502
                 body = SKANResponse.error("skan-mock could not get the upstream's answer: \(reason)")
-                outcome = context.service.handle(endpoint, exchange.request, commit: false)
+                outcome = tenant.service.handle(endpoint, exchange.request, commit: false)
             }
             let model = SingularAnswer.modelMember(outcome)
-            outcome.findings += reply.findings(comparedWith: outcome, service: context.service)
+            outcome.findings += reply.findings(comparedWith: outcome, service: tenant.service)
             answered(
                 SingularAnswer(
                     outcome: outcome, status: status, body: body, members: [reply.member, model],

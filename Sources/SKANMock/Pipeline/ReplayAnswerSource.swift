@@ -8,16 +8,16 @@ struct ReplayAnswerSource: AnswerSource {
     let replay: Replay
     let model: ModelAnswerSource
 
-    private var context: AppContext { model.context }
+    private var tenant: Tenant { model.tenant }
 
     func answer(
         _ exchange: SingularExchange, endpoint: SKANEndpoint, _ answered: @escaping @Sendable (SingularAnswer) -> Void
     ) {
         // Read once: the recording is looked up by it, and the model answers it.
-        let parsed = ParsedSKANRequest(endpoint, exchange.request, nowMilliseconds: context.clock.nowMilliseconds())
+        let parsed = ParsedSKANRequest(endpoint, exchange.request, nowMilliseconds: tenant.clock.nowMilliseconds())
         let device = parsed.device
         let key = ReplayKey(parsed)
-        guard let key, let recorded = replay.take(device: device, key: key, tenant: context.tenant.name) else {
+        guard let key, let recorded = replay.take(device: device, key: key, tenant: tenant.name) else {
             let notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
             answered(
                 model.answer(
@@ -26,7 +26,7 @@ struct ReplayAnswerSource: AnswerSource {
             return
         }
         let adopted = AppliedAnswer.received(status: recorded.status, body: recorded.body)
-        let outcome = context.service.answer(parsed, commit: true, adopting: adopted)
+        let outcome = tenant.service.answer(parsed, commit: true, adopting: adopted)
         var members = [JournalRecord.replayedMember(true), SingularAnswer.modelMember(outcome)]
         if let id = recorded.journalId { members.append(JournalRecord.recordedIdMember(id)) }
         answered(

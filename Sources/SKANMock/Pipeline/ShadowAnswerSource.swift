@@ -16,10 +16,10 @@ struct ShadowAnswerSource: AnswerSource {
         // the rest of the entry (about 1 KiB).
         let request = exchange.http
         let heldBytes = request.target.utf8.count + request.body.count + answer.body.count + 1024
-        let comparison = ShadowComparison.arriving(in: model.context.tenant.arrivals, heldBytes: heldBytes)
+        let comparison = ShadowComparison.arriving(in: model.tenant.arrivals, heldBytes: heldBytes)
         answer.comparison = comparison
         let outcome = answer.outcome
-        let service = model.context.service
+        let service = model.tenant.service
         // The client first: the upstream is off the request's path.
         answered(answer)
         upstream.forward(exchange.http, endpoint: endpoint, added: exchange.added) { reply in

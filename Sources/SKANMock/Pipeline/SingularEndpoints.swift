@@ -18,7 +18,7 @@ import SKANDomain
 /// arrived in, whatever order the upstream answers in; in proxy mode a request changes its
 /// device when the upstream's answer comes, and is journaled then.
 struct SingularEndpoints: Sendable {
-    let context: AppContext
+    let tenant: Tenant
     let routes: SingularRoutes
     private let source: any AnswerSource
     private let delivery: AnswerDelivery
@@ -26,22 +26,23 @@ struct SingularEndpoints: Sendable {
 
     static let allowedMethods: Set<HTTPMethod> = [.get, .head, .post]
 
-    init(context: AppContext, routes: SingularRoutes) {
-        self.context = context
+    /// One tenant's Singular side, over the server's answer mode, delays and journal.
+    init(tenant: Tenant, server: ServerComponents, routes: SingularRoutes) {
+        self.tenant = tenant
         self.routes = routes
-        source = context.server.answerMode.source(for: context)
-        delivery = AnswerDelivery(delays: context.delays)
-        recorder = ExchangeRecorder(journal: context.journal, metrics: context.metrics, tenant: context.tenant.name)
+        source = server.answerMode.source(for: tenant)
+        delivery = AnswerDelivery(delays: server.delays)
+        recorder = ExchangeRecorder(journal: server.journal, metrics: tenant.metrics, tenant: tenant.name)
     }
 
     func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
         let exchange = SingularExchange(
-            request, routes: routes, clockOffsetSeconds: context.clock.offsetSeconds,
+            request, routes: routes, clockOffsetSeconds: tenant.clock.offsetSeconds,
             started: MonotonicClock.microseconds())
         let (delivery, recorder) = (self.delivery, self.recorder)
         switch exchange.admission(listing: routes.listing) {
         case .refused(let refusal):
-            let answer = SingularAnswer.refused(refusal, exchange, nowMilliseconds: context.clock.nowMilliseconds())
+            let answer = SingularAnswer.refused(refusal, exchange, nowMilliseconds: tenant.clock.nowMilliseconds())
             delivery.deliver(answer, to: writer) { recorder.record(exchange, answer, $0) }
         case .admitted(let endpoint):
             source.answer(exchange, endpoint: endpoint) { answer in
@@ -81,12 +82,12 @@ struct SingularEndpoints: Sendable {
         let body = refusal.clientLeft ? [] : SKANResponse.error(refusal.reason)
         let outcome = SKANOutcome.refused(
             route.endpoint, request, status: refusal.status.code, body: body,
-            findings: [finding], timeMilliseconds: context.clock.nowMilliseconds())
+            findings: [finding], timeMilliseconds: tenant.clock.nowMilliseconds())
         recorder.record(
             request,
             refused: SingularAnswer(outcome: outcome, status: refusal.status.code, body: body, durationMicros: 0),
             members: [
-                JournalRecord.clockOffsetMember(context.clock.offsetSeconds),
+                JournalRecord.clockOffsetMember(tenant.clock.offsetSeconds),
                 SingularExchange.tls(refusal.tlsVersion)
             ])
     }

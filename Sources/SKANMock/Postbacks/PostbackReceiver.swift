@@ -11,7 +11,9 @@ import SKANDomain
 /// `?device=ID` on the URL names the device a sender posts for (skan-mock's own tests; a phone
 /// names none, and `GET /__admin/postbacks/received?device=ID` compares with it instead).
 struct PostbackReceiver: Sendable {
-    let context: AppContext
+    let scope: TenantScope
+    /// The server's: Apple's keys, and the local CA's when HTTPS is on.
+    let verifier: PostbackVerifier
 
     /// What `path` receives; nil for any other path (one byte compared for Singular's paths).
     static func framework(at path: Substring) -> PostbackQuery.Framework? {
@@ -48,7 +50,7 @@ struct PostbackReceiver: Sendable {
                 tls: request)
             writer.send(response)
         case .success(let postback):
-            let verdict = context.postbackVerifier.verify(postback)
+            let verdict = verifier.verify(postback)
             var findings: [ValidationFinding] = []
             if verdict.badSignature {
                 findings.append(
@@ -58,19 +60,19 @@ struct PostbackReceiver: Sendable {
                 [
                     "status": "ok", "verified": .bool(verdict.verified), "reason": .string(verdict.reason)
                 ] as JSONValue)
-            let now = context.clock.nowMilliseconds()
+            let now = scope.clock.nowMilliseconds()
             var outcome = SKANOutcome.refused(
                 .postback, skanRequest, status: 200, body: body, findings: findings, timeMilliseconds: now)
             outcome.device = device
-            let id = context.journal.record(
+            let id = scope.journal.record(
                 request: skanRequest, outcome: outcome, status: 200, body: body, durationMicros: 0,
                 extra: [
                     JournalRecord.tlsMember(request.tlsVersion),
                     JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: request.body.count)
-                ], tenant: context.tenant.name)
-            context.metrics.record(
+                ], tenant: scope.name)
+            scope.metrics.record(
                 endpoint: .postback, status: 200, findings: findings, durationMicros: 0, fault: nil)
-            context.receivedPostbacks.add(
+            scope.receivedPostbacks.add(
                 ReceivedPostbackStore.Entry(
                     id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
                     device: device, postback: postback, verdict: verdict, bytes: request.body.count),
@@ -83,15 +85,15 @@ struct PostbackReceiver: Sendable {
         _ request: SKANRequest, device: String?, response: HTTPResponse, finding: ValidationFinding,
         tls: HTTPRequest
     ) {
-        let now = context.clock.nowMilliseconds()
+        let now = scope.clock.nowMilliseconds()
         var outcome = SKANOutcome.refused(
             .postback, request, status: response.status.code, body: response.body, findings: [finding],
             timeMilliseconds: now)
         outcome.device = device
-        context.journal.record(
+        scope.journal.record(
             request: request, outcome: outcome, status: response.status.code, body: response.body,
-            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)], tenant: context.tenant.name)
-        context.metrics.record(
+            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)], tenant: scope.name)
+        scope.metrics.record(
             endpoint: .postback, status: response.status.code, findings: [finding], durationMicros: 0, fault: nil)
     }
 }

@@ -10,12 +10,12 @@ import SystemPOSIX
 /// endpoint `postback` with a `sent` member: an ad network tests its receiver from CI without a
 /// device. A `url` with no path gets the path Apple adds to an app's copy endpoint.
 struct PostbackSender: Sendable {
-    let context: AppContext
+    let server: ServerComponents
 
     /// Each POST's whole exchange, at most.
     static let timeoutSeconds = 5.0
 
-    func send(device id: String, body: [UInt8], writer: HTTPResponseWriter) {
+    func send(device id: String, body: [UInt8], _ scope: TenantScope, writer: HTTPResponseWriter) {
         let url: String
         var options = PostbackQuery()
         options.tiers = [3]
@@ -52,12 +52,12 @@ struct PostbackSender: Sendable {
             writer.send(.jsonError(refusal, status: .badRequest))
             return
         }
-        guard let state = context.service.device(id) else {
+        guard let state = scope.service.device(id) else {
             writer.send(.jsonError("unknown device \(id)", status: .notFound))
             return
         }
-        let postbacks = PostbackRoute.predict(context, id, state, options).appleBodies
-        let (context, tier, framework) = (self.context, options.tiers[0], options.framework)
+        let postbacks = PostbackRoute(signing: server.postbackSigning).predict(scope, id, state, options).appleBodies
+        let (tier, framework) = (options.tiers[0], options.framework)
         @Sendable func answer(_ sent: [JSONValue]) -> HTTPResponse {
             AdminResponse.json(
                 .object([
@@ -72,19 +72,20 @@ struct PostbackSender: Sendable {
                 var sent: [JSONValue] = []
                 for postback in postbacks {
                     if stopping() {
-                        sent.append(Self.notSent(postback.body, window: postback.window, url: url, device: id, context))
+                        sent.append(Self.notSent(postback.body, window: postback.window, url: url, device: id, scope))
                     } else {
                         sent.append(
-                            sender.post(postback.body, window: postback.window, to: target, url: url, device: id))
+                            sender.post(postback.body, window: postback.window, to: target, url: url, device: id, scope)
+                        )
                     }
                 }
                 writer.send(answer(sent))
             },
             abandon: {
-                let sent = postbacks.map { Self.notSent($0.body, window: $0.window, url: url, device: id, context) }
+                let sent = postbacks.map { Self.notSent($0.body, window: $0.window, url: url, device: id, scope) }
                 writer.send(answer(sent))
             })
-        let queue = context.server.postbackSends
+        let queue = server.postbackSends
         switch queue.submit(job) {
         case .queued: break
         case .full(let waiting):
@@ -103,8 +104,8 @@ struct PostbackSender: Sendable {
     /// through the sender (issue 47.2). Nil when the target is elsewhere.
     func ownListenerRefusal(_ host: String, port: Int, target: PostbackTarget, url: String) -> String? {
         guard !target.isReceiverPath else { return nil }
-        let ports = [context.ports.http] + (context.ports.https.map { [$0] } ?? [])
-        let listenHost = context.server.listenHost
+        let ports = [server.ports.http] + (server.ports.https.map { [$0] } ?? [])
+        let listenHost = server.listenHost
         let address = System.numericAddress(host) ?? host
         let everyInterface = OwnListenerCheck.isWildcard(OwnListenerCheck.normalized(listenHost))
         guard
@@ -117,9 +118,9 @@ struct PostbackSender: Sendable {
     }
 
     /// POSTs one postback and journals what came back.
-    private func post(_ apple: JSONValue, window: String, to target: PostbackTarget, url: String, device: String)
-        -> JSONValue
-    {
+    private func post(
+        _ apple: JSONValue, window: String, to target: PostbackTarget, url: String, device: String, _ scope: TenantScope
+    ) -> JSONValue {
         let body = JSONWriter.serialize(apple)
         let status: Int
         let answer: [UInt8]
@@ -136,7 +137,7 @@ struct PostbackSender: Sendable {
             (status, answer) = (0, [])
             failure = error.description
         }
-        Self.journal(apple, window: window, status: status, answer: answer, notSent: false, url: url, device, context)
+        Self.journal(apple, window: window, status: status, answer: answer, notSent: false, url: url, device, scope)
         return .object([
             JSONMember("window", .string(window)), JSONMember("status", .int(Int64(status))),
             JSONMember("answer", .string(String(decoding: answer, as: UTF8.self))),
@@ -146,10 +147,10 @@ struct PostbackSender: Sendable {
 
     /// A post the sender did not make because the server stopped first: journaled with
     /// `not_sent`, so the journal says what the receiver never got.
-    private static func notSent(_ apple: JSONValue, window: String, url: String, device: String, _ context: AppContext)
+    private static func notSent(_ apple: JSONValue, window: String, url: String, device: String, _ scope: TenantScope)
         -> JSONValue
     {
-        journal(apple, window: window, status: 0, answer: [], notSent: true, url: url, device, context)
+        journal(apple, window: window, status: 0, answer: [], notSent: true, url: url, device, scope)
         return .object([
             JSONMember("window", .string(window)), JSONMember("status", .int(0)), JSONMember("answer", .string("")),
             JSONMember("error", .string("not sent: the server stopped first")), JSONMember("not_sent", .bool(true))
@@ -158,17 +159,17 @@ struct PostbackSender: Sendable {
 
     private static func journal(
         _ apple: JSONValue, window: String, status: Int, answer: [UInt8], notSent: Bool, url: String,
-        _ device: String, _ context: AppContext
+        _ device: String, _ scope: TenantScope
     ) {
         let request = SKANRequest(method: "POST", path: url, remote: "", parameters: RequestParameters())
         var outcome = SKANOutcome.refused(
             .postback, request, status: status, body: answer, findings: [],
-            timeMilliseconds: context.clock.nowMilliseconds())
+            timeMilliseconds: scope.clock.nowMilliseconds())
         outcome.device = device
         var sent = [JSONMember("window", .string(window)), JSONMember("postback", apple)]
         if notSent { sent.append(JSONMember("not_sent", .bool(true))) }
-        context.journal.record(
+        scope.journal.record(
             request: request, outcome: outcome, status: status, body: answer, durationMicros: 0,
-            extra: [JSONMember("sent", .object(sent))], tenant: context.tenant.name)
+            extra: [JSONMember("sent", .object(sent))], tenant: scope.name)
     }
 }

@@ -19,6 +19,15 @@ final class TenantRegistry: Sendable {
     private struct State: Sendable {
         var slots: [String: Slot] = [:]
         var tick: UInt64 = 0
+
+        /// The tenant `name` when it exists, marked used now: one lookup, no copy of the slot.
+        mutating func use(_ name: String, now: Int64, request: Bool) -> TenantSite? {
+            guard let index = slots.index(forKey: name) else { return nil }
+            tick += 1
+            slots.values[index].lastUsed = tick
+            if request { slots.values[index].lastRequestMilliseconds = now }
+            return slots.values[index].site
+        }
     }
 
     let capacity: Int
@@ -45,26 +54,23 @@ final class TenantRegistry: Sendable {
 
     /// The tenant `name` (valid), made when it is new; marks it used now (a request, when
     /// `request`, which the tenants' list shows). Nil when it is new and every one of the
-    /// `capacity` tenants is in use.
+    /// `capacity` tenants is in use. A new tenant is made outside the lock, so requests to the
+    /// others never wait for it; when two requests make the same one at once, the first put in wins.
     func site(_ name: String, request: Bool = true) -> TenantSite? {
         let now = clock.nowMilliseconds()
+        if let found = state.withLock({ $0.use(name, now: now, request: request) }) { return found }
+        let made = make(name)
         var evicted: TenantSite?
         let site = state.withLock { s -> TenantSite? in
-            s.tick += 1
-            if let index = s.slots.index(forKey: name) {
-                // In place: one lookup, no copy of the slot.
-                s.slots.values[index].lastUsed = s.tick
-                if request { s.slots.values[index].lastRequestMilliseconds = now }
-                return s.slots.values[index].site
-            }
+            if let found = s.use(name, now: now, request: request) { return found }
             if s.slots.count >= capacity {
                 let idle = s.slots.filter { !Self.inUse($0.value, now: now) }
                 guard let oldest = idle.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return nil }
                 evicted = s.slots.removeValue(forKey: oldest.key)?.site
             }
-            let site = make(name)
-            s.slots[name] = Slot(site: site, lastUsed: s.tick, lastRequestMilliseconds: request ? now : nil)
-            return site
+            s.tick += 1
+            s.slots[name] = Slot(site: made, lastUsed: s.tick, lastRequestMilliseconds: request ? now : nil)
+            return made
         }
         if let evicted { dropped(evicted) }
         return site

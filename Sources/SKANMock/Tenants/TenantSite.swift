@@ -1,32 +1,28 @@
 import HTTPCore
 
-/// One tenant's side of the server, its paths read without the `/t/NAME` prefix: the admin side
-/// (the admin API under `/__admin`, the console, the phone set-up) goes to its `AdminRouteGroup`,
-/// which applies the guard and the token to each of its routes; the postback paths Apple posts
-/// to, to its `PostbackReceiver`; everything else to its Singular side, which journals whatever
-/// it gets. A class: a tenant's request takes it from the registry at one reference count, where
-/// the struct's dozens of references cost a retain and a release each.
+/// One tenant's side of the server outside the admin routes, its paths read without the `/t/NAME`
+/// prefix: the postback paths Apple posts to go to its `PostbackReceiver`; everything else to its
+/// Singular side, which journals whatever it gets. The admin routes are the server's one
+/// `AdminRouteGroup`, which each request reaches with this tenant's scope. A class: a tenant's
+/// request takes it from the registry at one reference count.
 final class TenantSite: Sendable {
     let tenant: Tenant
-    let admin: AdminRouteGroup
     let singular: SingularEndpoints
     let postbacks: PostbackReceiver
+    /// The tenant's state and its journal view, as the admin routes receive it.
+    let scope: TenantScope
 
-    init(tenant: Tenant, admin: AdminRouteGroup, singular: SingularEndpoints, postbacks: PostbackReceiver) {
+    /// The tenant's side over the server's answer mode, journal and postback verifier.
+    init(tenant: Tenant, server: ServerComponents, routes: SingularRoutes) {
         self.tenant = tenant
-        self.admin = admin
-        self.singular = singular
-        self.postbacks = postbacks
+        scope = TenantScope(tenant: tenant, journal: server.journal)
+        singular = SingularEndpoints(tenant: tenant, server: server, routes: routes)
+        postbacks = PostbackReceiver(scope: scope, verifier: server.postbackVerifier)
     }
 
     /// `path` is `request.path`, found once by the caller (each `path` searches the target for its `?`).
-    /// `isAdmin`, when the caller has found it already (a tenant's path), is not found again.
-    func respond(
-        to request: HTTPRequest, path: Substring, isAdmin: Bool? = nil, writer: HTTPResponseWriter
-    ) {
-        if isAdmin ?? AdminRouteGroup.isAdmin(path) {
-            admin.respond(to: request, writer: writer)
-        } else if let framework = PostbackReceiver.framework(at: path) {
+    func respond(to request: HTTPRequest, path: Substring, writer: HTTPResponseWriter) {
+        if let framework = PostbackReceiver.framework(at: path) {
             postbacks.respond(to: request, framework: framework, writer: writer)
         } else {
             singular.handle(request, writer)
