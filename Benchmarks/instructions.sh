@@ -9,12 +9,15 @@
 #   Benchmarks/instructions.sh                       # builds a release binary first
 #   BENCH_BINARY=path INSTRUCTIONS_REQUESTS=2000 Benchmarks/instructions.sh
 #   INSTRUCTIONS_PREFIX=/t/bench Benchmarks/instructions.sh   # the same query in a tenant (/t/NAME)
+#   INSTRUCTIONS_WAITS=16 Benchmarks/instructions.sh  # the default query while 16 tenants each hold a
+#                                                     # pending requests/wait (issue 46.2)
 #
 # It compares builds, not servers: nginx's count is not measured (the kernel's work, a third of a
 # request's CPU, is outside callgrind's view for both). Only 127.0.0.1 is used.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REQUESTS=${INSTRUCTIONS_REQUESTS:-1000}
+WAITS=${INSTRUCTIONS_WAITS:-0}
 TOP=${INSTRUCTIONS_TOP:-15}
 command -v valgrind >/dev/null || {
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -37,9 +40,9 @@ count() {  # requests -> callgrind output file
     valgrind --tool=callgrind --callgrind-out-file="$TMP/cg-$n.out" "$TMP/skan-mock" --host 127.0.0.1 \
         --port "$port" --log "$TMP/journal-$n.jsonl" >/dev/null 2>"$TMP/valgrind-$n.err" &
     local pid=$!
-    python3 - "$port" "$n" "$QUERY" <<'PY'
+    python3 - "$port" "$n" "$QUERY" "$WAITS" <<'PY'
 import socket, sys, time
-port, n, query = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+port, n, query, waits = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 for _ in range(600):  # valgrind starts the server slowly
     try:
         s = socket.create_connection(("127.0.0.1", port)); break
@@ -47,6 +50,24 @@ for _ in range(600):  # valgrind starts the server slowly
         time.sleep(0.1)
 else:
     sys.exit("the server did not start under valgrind")
+# Waits for a device that never comes, one tenant each, filed before the requests and held open
+# through them (in both runs, so their filing cancels out of the difference).
+held = []
+for i in range(waits):
+    w = socket.create_connection(("127.0.0.1", port))
+    w.sendall(f"GET /t/wait-{i}/__admin/requests/wait?device=never&timeout_ms=600000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    held.append(w)
+if waits:
+    # Filed when the tenants list them all (each wait's tenant is made by its request).
+    for _ in range(600):
+        probe = socket.create_connection(("127.0.0.1", port))
+        probe.sendall(b"GET /__admin/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := probe.recv(65536): answer += chunk
+        probe.close()
+        if answer.count(b'"name":"wait-') >= waits: break
+        time.sleep(0.1)
+    time.sleep(0.5)
 request = f"GET {query} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: instructions.sh\r\nAccept: */*\r\n\r\n".encode()
 buffer = b""
 for _ in range(n):
@@ -72,7 +93,7 @@ PY
 }
 count 1
 count $((REQUESTS + 1))
-python3 - "$TMP/cg-1.out" "$TMP/cg-$((REQUESTS + 1)).out" "$REQUESTS" "$TOP" <<'PY'
+python3 - "$TMP/cg-1.out" "$TMP/cg-$((REQUESTS + 1)).out" "$REQUESTS" "$TOP" "$WAITS" <<'PY'
 import re, subprocess, sys
 def load(path):
     text = subprocess.run(["callgrind_annotate", path], capture_output=True, text=True, check=True).stdout
@@ -86,6 +107,7 @@ def load(path):
     return total, functions
 (t1, f1), (tn, fn) = load(sys.argv[1]), load(sys.argv[2])
 n, top = int(sys.argv[3]), int(sys.argv[4])
+extra = f", {sys.argv[5]} waits pending" if sys.argv[5] != "0" else ""
 def name(raw):
     raw = re.sub(r"^\S*:", "", raw.split(" [")[0], count=1)
     if not raw.startswith("$s"):
@@ -95,7 +117,7 @@ def name(raw):
         return (out or raw)[:110]
     except Exception:
         return raw[:110]
-print(f"instructions per request (user space, all threads, {n} requests on one connection): {(tn - t1) / n:,.0f}")
+print(f"instructions per request (user space, all threads, {n} requests on one connection{extra}): {(tn - t1) / n:,.0f}")
 rows = sorted(((fn.get(k, 0) - f1.get(k, 0)) / n, k) for k in fn)[::-1][:top]
 for value, key in rows:
     print(f"{value:>9,.0f}  {name(key)}")

@@ -12,6 +12,10 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// The TLS version the request came over (`TLSv1.3`), nil for plain HTTP; set by the connection.
     public var tlsVersion: String?
+    /// How many bytes at the start of `target` a responder has read as a mount point (`/t/NAME`)
+    /// and routes past: `path` starts after them. Routing the rest this way copies nothing, where
+    /// a new target cost a tenant's every request a copy of its query.
+    public private(set) var mountLength = 0
 
     public init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http11,
@@ -25,10 +29,21 @@ public struct HTTPRequest: Sendable {
         self.remoteAddress = remoteAddress
     }
 
-    /// The target up to the `?`, still percent-encoded.
+    /// The target up to the `?`, still percent-encoded, after any mount point.
     public var path: Substring {
-        if let mark = queryMark { return target[..<mark] }
-        return target[...]
+        let start = mountLength == 0 ? target.startIndex : target.utf8.index(target.startIndex, offsetBy: mountLength)
+        if let mark = queryMark { return target[start..<mark] }
+        return target[start...]
+    }
+
+    /// Routes the rest of the path past its first `length` bytes (a mount point), which must be
+    /// followed by a `/`: `path` starts there, `target` stays as sent.
+    public mutating func mount(droppingPathBytes length: Int) {
+        let end = mountLength + length
+        precondition(
+            target.utf8.count > end
+                && target.utf8[target.utf8.index(target.startIndex, offsetBy: end)] == UInt8(ascii: "/"))
+        mountLength = end
     }
 
     /// The raw query string after the `?` (empty when there is none).

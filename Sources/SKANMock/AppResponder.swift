@@ -50,7 +50,11 @@ struct AppResponder: HTTPResponder {
             return
         }
         var inner = request
-        inner.target = prefix.innerTarget(request.target)
+        if prefix.restIsEmpty {
+            inner.target = prefix.innerTarget(request.target)  // `/t/NAME?…`: the tenant's `/`
+        } else {
+            inner.mount(droppingPathBytes: prefix.length)  // the rest is routed in place, uncopied
+        }
         let innerPath = inner.path  // found once, as for the default tenant
         // The guard and the token first: a refused admin request makes no tenant (G2).
         let isAdmin = AdminRouteGroup.isAdmin(innerPath)
@@ -66,7 +70,8 @@ struct AppResponder: HTTPResponder {
             site.singular.journal(
                 HTTPRefusal(
                     status: .serviceUnavailable, reason: reason, method: request.method.rawValue,
-                    target: inner.target, headers: request.headers, remoteAddress: request.remoteAddress,
+                    target: prefix.innerTarget(request.target), headers: request.headers,
+                    remoteAddress: request.remoteAddress,
                     tlsVersion: request.tlsVersion))
             return
         }

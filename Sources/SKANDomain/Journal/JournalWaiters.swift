@@ -40,6 +40,9 @@ public final class JournalWaiters: Sendable {
     private let state = Mutex(State())
     /// How many wait, read without the lock: after every commit, the usual answer is "nobody".
     private let waitingCount = Atomic<Int>(0)
+    /// How many of them a default tenant's entry concerns (the default tenant's and every
+    /// tenant's): named tenants' waits cost the default path nothing, not even the lock.
+    private let defaultWaitingCount = Atomic<Int>(0)
 
     public init() {}
 
@@ -65,7 +68,7 @@ public final class JournalWaiters: Sendable {
             s.nextId += 1
             s.waiting[key, default: [:]][id] = waiter
             s.keys[id] = key
-            waitingCount.store(s.keys.count, ordering: .relaxed)
+            publish(s)
             return id
         }
     }
@@ -73,7 +76,7 @@ public final class JournalWaiters: Sendable {
     /// Takes the waiter out of the table; nil when it was already answered.
     func remove(_ id: Int) -> Waiter? {
         state.withLock { s in
-            defer { waitingCount.store(s.keys.count, ordering: .relaxed) }
+            defer { publish(s) }
             guard let key = s.keys.removeValue(forKey: id) else { return nil }
             let waiter = s.waiting[key]?.removeValue(forKey: id)
             if s.waiting[key]?.isEmpty == true { s.waiting[key] = nil }
@@ -86,7 +89,7 @@ public final class JournalWaiters: Sendable {
         let all = state.withLock { s in
             defer {
                 s = State(nextId: s.nextId)
-                waitingCount.store(0, ordering: .relaxed)
+                publish(s)
             }
             return s.waiting.values.flatMap(\.values)
         }
@@ -96,16 +99,24 @@ public final class JournalWaiters: Sendable {
     /// Counts `entry` for the waiters of its tenant (and those of every tenant) whose filter it
     /// matches, and answers those that now have enough.
     func check(_ entry: JournalEntry) {
-        guard waitingCount.load(ordering: .relaxed) > 0 else { return }
+        let concerned = entry.tenant == nil ? defaultWaitingCount : waitingCount
+        guard concerned.load(ordering: .relaxed) > 0 else { return }
         let satisfied = state.withLock { s -> [Waiter] in
             // The entry's tenant's waiters and those of every tenant: two lookups, no array made.
             var done: [Waiter] = []
             Self.count(entry, in: .tenant(entry.tenant), &s, done: &done)
             Self.count(entry, in: .every, &s, done: &done)
-            if !done.isEmpty { waitingCount.store(s.keys.count, ordering: .relaxed) }
+            if !done.isEmpty { publish(s) }
             return done
         }
         for waiter in satisfied { waiter.answer(false) }
+    }
+
+    /// Stores the counts read without the lock; called under it after every change.
+    private func publish(_ s: State) {
+        waitingCount.store(s.keys.count, ordering: .relaxed)
+        let concerningDefault = (s.waiting[.tenant(nil)]?.count ?? 0) + (s.waiting[.every]?.count ?? 0)
+        defaultWaitingCount.store(concerningDefault, ordering: .relaxed)
     }
 
     /// Counts `entry` for the waiters filed under `key` that it matches; moves those that now
