@@ -11,7 +11,7 @@
 #                           x86_64 (swift build --arch arm64 --arch x86_64), HTTPS with OpenSSL 3 and
 #                           libqrencode linked in statically from Homebrew's static libraries (Homebrew's
 #                           bottles for macOS 14, one per architecture, joined with lipo: see
-#                           static_tls below), --upstream with the system's libcurl. It then checks
+#                           static_tls below; SKAN_MOCK_TLS=static in Package.swift), --upstream with the system's libcurl. It then checks
 #                           that `otool -L` names only system libraries (/usr/lib/, /System/) and that
 #                           `skan-mock --https-port 0` starts. Never run on a Mac yet: Linux checks this
 #                           branch with stubs for uname, brew, swift, lipo and otool
@@ -88,8 +88,10 @@ sha256_of() { # file -> hex digest
 # libcrypto.a and libqrencode.a, each with an arm64 and an x86_64 slice, and no .dylib), for the macOS
 # build. Homebrew installs one architecture, built for the macOS it runs on; so each architecture's
 # static libraries are taken from Homebrew's bottle for macOS 14 of that architecture (brew fetch
-# --bottle-tag, which needs no second Homebrew), and lipo joins the two. libqrencode needs no other
-# library (qrencode's libpng is for its command only); OpenSSL's libcrypto needs only libSystem.
+# --bottle-tag, which needs no second Homebrew), and lipo joins the two. The headers are the first
+# tag's: OpenSSL 3's and libqrencode's public headers declare the same on both 64-bit architectures.
+# libqrencode needs no other library (qrencode's libpng is for its command only); OpenSSL's libcrypto
+# needs only libSystem.
 static_tls() {
     local dir=$1 tags pair formula tag bottle unpacked lib slices found
     tags=${SKAN_MOCK_RELEASE_BOTTLE_TAGS:-"arm64:arm64_sonoma x86_64:sonoma"}
@@ -208,15 +210,16 @@ case $os in
         platform=macos
         # HTTPS needs OpenSSL 3 and libqrencode, which macOS does not have: they are linked in from
         # static libraries, so the binary needs nothing from Homebrew. SKAN_MOCK_TLS=static tells
-        # Package.swift to build TLS without pkg-config (which would name Homebrew's lib folder, where
-        # the linker prefers the .dylib); the headers and the static libraries come from the folder
-        # static_tls fills, named with -I and -L. -I goes to the C compiler and to swiftc's Clang
-        # importer both (SwiftPM's native build and the Xcode build system that --arch uses pass the two
-        # differently), -L to the linker, which finds only libssl.a, libcrypto.a and libqrencode.a there.
+        # Package.swift to build TLS without pkg-config and with module maps that name no library (no
+        # -lssl that the linker could answer with a .dylib found first on a search path); the build
+        # names the headers (-I, to the C compiler and to swiftc's Clang importer both: SwiftPM's native
+        # build and the Xcode build system that --arch uses pass the two differently) and each static
+        # library by its path (-Xlinker PATH.a), from the folder static_tls fills.
         tls_dir="$scratch/static-tls"
         static_tls "$tls_dir"
         build=(swift build -c release --arch arm64 --arch x86_64 --product skan-mock -Xlinker -dead_strip
-            -Xcc "-I$tls_dir/include" -Xswiftc "-I$tls_dir/include" -Xlinker "-L$tls_dir/lib")
+            -Xcc "-I$tls_dir/include" -Xswiftc "-I$tls_dir/include"
+            -Xlinker "$tls_dir/lib/libssl.a" -Xlinker "$tls_dir/lib/libcrypto.a" -Xlinker "$tls_dir/lib/libqrencode.a")
         export SKAN_MOCK_TLS=static
         ;;
     *) fail "no release archive is made for $os (Linux and macOS only)" ;;

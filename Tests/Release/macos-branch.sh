@@ -6,10 +6,10 @@
 # printing the listening lines). Checks:
 #
 #   1. the static libraries: both bottles (arm64_sonoma, sonoma) of openssl@3 and qrencode are fetched,
-#      lipo joins each static library's two slices, and the folder given to the linker holds libssl.a,
+#      lipo joins each static library's two slices, and the folder they are linked from holds libssl.a,
 #      libcrypto.a and libqrencode.a with no .dylib;
 #   2. the build: SKAN_MOCK_TLS=static, --arch arm64 --arch x86_64, -I to those headers (for the C
-#      compiler and swiftc) and -L to that folder;
+#      compiler and swiftc) and each static library by its path (-Xlinker .../libssl.a);
 #   3. the otool check: a binary listing only /usr/lib/ and /System/ passes, and the archive is made
 #      with a README saying it serves HTTPS; one listing /opt/homebrew/... (or @rpath) is refused, and
 #      no archive is made;
@@ -156,7 +156,8 @@ say "1. both bottles (arm64_sonoma, sonoma) of openssl@3 and qrencode fetched; l
 
 build=$(grep -v -- '--show-bin-path' "$work/swift.log" | head -n 1)
 for flag in "SKAN_MOCK_TLS=static swift build -c release" "--arch arm64 --arch x86_64" "-Xlinker -dead_strip" \
-    "-Xcc -I$tls/include" "-Xswiftc -I$tls/include" "-Xlinker -L$tls/lib" "--manifest-cache none"; do
+    "-Xcc -I$tls/include" "-Xswiftc -I$tls/include" "-Xlinker $tls/lib/libssl.a" "-Xlinker $tls/lib/libcrypto.a" \
+    "-Xlinker $tls/lib/libqrencode.a" "--manifest-cache none"; do
     case " $build " in *" $flag "*) ;; *) fail "the build lacks '$flag': $build" ;; esac
 done
 say "2. the build: ${build#SKAN_MOCK_TLS=static swift build }"
