@@ -7,12 +7,17 @@ import PackageDescription
 // Dockerfile install them), so `swift run skan-mock` on a fresh machine still builds the plain-HTTP
 // server. A Mac with nothing but Xcode has neither: it builds plain HTTP. SKAN_MOCK_TLS=1 turns them
 // on for a Mac too (Homebrew's openssl@3 and qrencode, found with pkg-config) and on Linux regardless
-// of the check; SKAN_MOCK_TLS=0 turns them off everywhere. Code that uses them is compiled under
+// of the check; SKAN_MOCK_TLS=0 turns them off everywhere. SKAN_MOCK_TLS=static is 1 without
+// pkg-config and with the module maps in Sources/COpenSSL/static and Sources/CQRencode/static, which
+// name no library: the build itself gives the headers (-Xcc/-Xswiftc -I) and the static libraries
+// (-Xlinker PATH.a), so no shared OpenSSL or libqrencode found first on a search path is linked (the
+// macOS release archive, Scripts/release.sh). Code that uses them is compiled under
 // `#if SKAN_MOCK_TLS`, defined on the same platforms.
+let tlsStatic = Context.environment["SKAN_MOCK_TLS"] == "static"
 let tlsPlatforms: [Platform]? = {
     switch Context.environment["SKAN_MOCK_TLS"] {
     case "0": return nil
-    case "1": return [.linux, .macOS]
+    case "1", "static": return [.linux, .macOS]
     default:
         let headers = ["/usr/include/openssl/ssl.h", "/usr/include/qrencode.h"]
         return headers.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? [.linux] : nil
@@ -113,12 +118,14 @@ let package = Package(
         .target(name: "SKANMockClient"),
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            path: tlsStatic ? "Sources/COpenSSL/static" : nil,
+            pkgConfig: tlsStatic ? nil : "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
             name: "CQRencode",
-            pkgConfig: "libqrencode",
+            path: tlsStatic ? "Sources/CQRencode/static" : nil,
+            pkgConfig: tlsStatic ? nil : "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
         .target(name: "SKANTLS", dependencies: ["SystemPOSIX"] + tls("COpenSSL"), swiftSettings: tlsDefine),

@@ -2,7 +2,7 @@
 # has no homebrew- prefix, so the tap is added with its URL first:
 #   brew tap OWNER/skan-mock https://github.com/OWNER/skan-mock
 #   brew install OWNER/skan-mock/skan-mock           # the release's macOS archive (one universal binary)
-#   brew install --HEAD OWNER/skan-mock/skan-mock    # the main branch, built from source, with HTTPS
+#   brew install --HEAD OWNER/skan-mock/skan-mock    # the main branch, built from source (openssl@3, qrencode)
 # The lines between BEGIN release and END release are written by Scripts/formula.sh from the release's
 # macOS archive and its .sha256 (release.yml runs it on each version tag, with the repository's name in
 # place of OWNER). Until the first release there are none, and only --HEAD installs.
@@ -39,7 +39,7 @@ class SkanMock < Formula
   def caveats
     <<~EOS
       The bundled models are in #{opt_pkgshare}/config (skan-mock --model #{opt_pkgshare}/config/revenue.json).
-      The release's binary serves plain HTTP; HTTPS for a real iPhone needs --HEAD (built with openssl@3).
+      The release's binary serves HTTPS too (--https-port): OpenSSL 3 and libqrencode are linked into it.
     EOS
   end
 

@@ -8,9 +8,14 @@
 #                           --upstream compiled in; it still needs glibc, libstdc++, libcurl, OpenSSL 3
 #                           and libqrencode from the system (named in the archive's README).
 #   macOS                   dist/skan-mock-X.Y.Z-macos-universal.tar.gz: one binary for arm64 and
-#                           x86_64 (swift build --arch arm64 --arch x86_64), plain HTTP (SKAN_MOCK_TLS=0:
-#                           Homebrew's OpenSSL is built for one architecture only and lives outside the
-#                           system), --upstream with the system's libcurl. Never run on a Mac yet.
+#                           x86_64 (swift build --arch arm64 --arch x86_64), HTTPS with OpenSSL 3 and
+#                           libqrencode linked in statically from Homebrew's static libraries (Homebrew's
+#                           bottles for macOS 14, one per architecture, joined with lipo: see
+#                           static_tls below; SKAN_MOCK_TLS=static in Package.swift), --upstream with the system's libcurl. It then checks
+#                           that `otool -L` names only system libraries (/usr/lib/, /System/) and that
+#                           `skan-mock --https-port 0` starts. Never run on a Mac yet: Linux checks this
+#                           branch with stubs for uname, brew, swift, lipo and otool
+#                           (Tests/Release/macos-branch.sh).
 #
 # Each archive holds one folder, skan-mock-X.Y.Z-PLATFORM-ARCH/, with the binary `skan-mock`, the default
 # models (config/), the licence when the repository has one (LICENSE) and README.md for the archive; a
@@ -24,6 +29,10 @@
 # SKAN_MOCK_RELEASE_SOURCE (build from this copy of Package.swift, Sources/ and Tests/ instead of the
 # repository's: Tests/Release/run.sh points it at docker/test.sh's copy of the same sources, so that
 # CI compiles the release binary once). The models, README and licence always come from the repository.
+#
+# macOS only: SKAN_MOCK_RELEASE_BOTTLE_TAGS, the Homebrew bottle tag for each architecture, default
+# "arm64:arm64_sonoma x86_64:sonoma" (macOS 14, the binary's floor: a library built for a newer macOS
+# could call what macOS 14 lacks).
 #
 # Bash 3.2 (a Mac's) is enough: no arrays declared empty under set -u, no GNU-only flags on macOS.
 set -euo pipefail
@@ -75,6 +84,102 @@ sha256_of() { # file -> hex digest
     fi
 }
 
+# static_tls DIR: DIR/include (OpenSSL 3's and libqrencode's headers) and DIR/lib (libssl.a,
+# libcrypto.a and libqrencode.a, each with an arm64 and an x86_64 slice, and no .dylib), for the macOS
+# build. Homebrew installs one architecture, built for the macOS it runs on; so each architecture's
+# static libraries are taken from Homebrew's bottle for macOS 14 of that architecture (brew fetch
+# --bottle-tag, which needs no second Homebrew), and lipo joins the two. The headers are the first
+# tag's: OpenSSL 3's and libqrencode's public headers declare the same on both 64-bit architectures.
+# libqrencode needs no other library (qrencode's libpng is for its command only); OpenSSL's libcrypto
+# needs only libSystem.
+static_tls() {
+    local dir=$1 tags pair formula tag bottle unpacked lib slices found
+    tags=${SKAN_MOCK_RELEASE_BOTTLE_TAGS:-"arm64:arm64_sonoma x86_64:sonoma"}
+    command -v brew >/dev/null 2>&1 || fail "HTTPS in the macOS archive needs Homebrew (brew), for the static OpenSSL 3 and libqrencode"
+    rm -rf "$dir"
+    mkdir -p "$dir/include" "$dir/lib" "$dir/bottles"
+    for formula in openssl@3 qrencode; do
+        for pair in $tags; do
+            tag=${pair#*:}
+            brew fetch --quiet --force --bottle-tag="$tag" "$formula" >&2 \
+                || fail "brew fetch --bottle-tag=$tag $formula failed: Homebrew has no such bottle for this version?"
+            bottle=$(brew --cache --bottle-tag="$tag" "$formula")
+            [ -f "$bottle" ] || fail "no bottle at $bottle (brew --cache --bottle-tag=$tag $formula)"
+            unpacked="$dir/bottles/$formula-$tag"
+            mkdir -p "$unpacked"
+            tar -xzf "$bottle" -C "$unpacked" || fail "cannot unpack $bottle"
+            # A bottle holds FORMULA/VERSION/{include,lib}.
+            if [ "$pair" = "${tags%% *}" ]; then
+                cp -R "$unpacked"/*/*/include/. "$dir/include/" || fail "$formula's bottle $tag has no include/"
+            fi
+        done
+    done
+    for lib in libssl.a libcrypto.a libqrencode.a; do
+        slices=""
+        for pair in $tags; do
+            tag=${pair#*:}
+            for found in "$dir"/bottles/*-"$tag"/*/*/lib/"$lib"; do
+                [ -f "$found" ] || fail "Homebrew's bottle $tag has no $lib (static library)"
+                slices="$slices $found"
+            done
+        done
+        # shellcheck disable=SC2086 # one path per word: the bottles' paths hold no spaces of their own
+        lipo -create $slices -output "$dir/lib/$lib" || fail "lipo -create $lib failed"
+        for pair in $tags; do
+            case " $(lipo -archs "$dir/lib/$lib") " in
+                *" ${pair%%:*} "*) ;;
+                *) fail "$lib lacks ${pair%%:*} after lipo: $(lipo -archs "$dir/lib/$lib")" ;;
+            esac
+        done
+    done
+    [ -f "$dir/include/openssl/ssl.h" ] || fail "no openssl/ssl.h in openssl@3's bottle"
+    [ -f "$dir/include/qrencode.h" ] || fail "no qrencode.h in qrencode's bottle"
+    say "static OpenSSL 3 and libqrencode for $tags in ${dir#"$root"/}/lib"
+}
+
+# only_system_libraries: standard input is `otool -L BINARY`; fails unless every library it names is
+# the system's (/usr/lib/, /System/): a library from Homebrew (/opt/homebrew, /usr/local), @rpath or
+# anywhere else would be missing on a user's Mac. otool's lines naming the binary (one per
+# architecture, "BINARY (architecture arm64):") are not libraries.
+only_system_libraries() {
+    local listing others
+    listing=$(cat)
+    others=$(printf '%s\n' "$listing" | grep '^[[:space:]]' | sed 's/^[[:space:]]*//; s/ (compatibility version.*//' \
+        | grep -v '^/usr/lib/' | grep -v '^/System/' || true)
+    [ -z "$others" ] || fail "the binary links libraries outside the system:
+$others
+(otool -L:
+$listing)"
+    printf '%s\n' "$listing" | grep -q '^[[:space:]]*/usr/lib/libSystem' \
+        || fail "otool -L names no /usr/lib/libSystem: not a list of libraries? $listing"
+}
+
+# starts_https BINARY: the binary serves HTTPS: `--port 0 --https-port 0`, with a fresh state folder
+# (its local CA), prints its https:// listening line within 30 s; then it is stopped with SIGTERM
+# and must exit 0.
+starts_https() {
+    local binary=$1 state log pid waited=0
+    state=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-release-state.XXXXXX")
+    log="$state/out.log"
+    "$binary" --port 0 --https-port 0 --state-dir "$state/ca" >"$log" 2>&1 &
+    pid=$!
+    until grep -q '^skan-mock listening on https://' "$log"; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            fail "skan-mock --https-port 0 stopped before it listened: $(cat "$log")"
+        fi
+        if [ "$waited" -ge 300 ]; then
+            kill "$pid" 2>/dev/null || true
+            fail "skan-mock --https-port 0 printed no https:// listening line within 30 s: $(cat "$log")"
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    kill -TERM "$pid"
+    wait "$pid" || fail "skan-mock --https-port 0 exited $? on SIGTERM: $(cat "$log")"
+    say "it serves HTTPS: $(grep '^skan-mock listening on https://' "$log")"
+    rm -rf "$state"
+}
+
 os=$(uname -s)
 machine=$(uname -m)
 case $os in
@@ -103,8 +208,19 @@ case $os in
     Darwin)
         arch=universal
         platform=macos
-        build=(swift build -c release --arch arm64 --arch x86_64 --product skan-mock -Xlinker -dead_strip)
-        export SKAN_MOCK_TLS=0
+        # HTTPS needs OpenSSL 3 and libqrencode, which macOS does not have: they are linked in from
+        # static libraries, so the binary needs nothing from Homebrew. SKAN_MOCK_TLS=static tells
+        # Package.swift to build TLS without pkg-config and with module maps that name no library (no
+        # -lssl that the linker could answer with a .dylib found first on a search path); the build
+        # names the headers (-I, to the C compiler and to swiftc's Clang importer both: SwiftPM's native
+        # build and the Xcode build system that --arch uses pass the two differently) and each static
+        # library by its path (-Xlinker PATH.a), from the folder static_tls fills.
+        tls_dir="$scratch/static-tls"
+        static_tls "$tls_dir"
+        build=(swift build -c release --arch arm64 --arch x86_64 --product skan-mock -Xlinker -dead_strip
+            -Xcc "-I$tls_dir/include" -Xswiftc "-I$tls_dir/include"
+            -Xlinker "$tls_dir/lib/libssl.a" -Xlinker "$tls_dir/lib/libcrypto.a" -Xlinker "$tls_dir/lib/libqrencode.a")
+        export SKAN_MOCK_TLS=static
         ;;
     *) fail "no release archive is made for $os (Linux and macOS only)" ;;
 esac
@@ -137,14 +253,13 @@ case $platform in
         archs=$(lipo -archs "$binary")
         case " $archs " in *" arm64 "*) ;; *) fail "the binary lacks arm64 ($archs)" ;; esac
         case " $archs " in *" x86_64 "*) ;; *) fail "the binary lacks x86_64 ($archs)" ;; esac
-        linked=$(otool -L "$binary")
-        if grep -q '/opt/homebrew\|/usr/local/' <<<"$linked"; then
-            fail "the binary links a library outside the system: $linked"
-        fi
+        linked=$(otool -L "$binary") || fail "otool -L $binary failed"
+        only_system_libraries <<<"$linked"
         ;;
 esac
 reported=$("$binary" --version)
 [ "$reported" = "$version" ] || fail "the binary reports version '$reported', not $version"
+if [ "$platform" = macos ]; then starts_https "$binary"; fi
 
 # --- the archive's folder ------------------------------------------------------------------------
 mkdir -p "$output"
@@ -187,9 +302,8 @@ sudo apt-get install -y libcurl4 libssl3 libqrencode4 libstdc++6   # Debian 12
         ;;
     macos)
         requirements="macOS 14 or later, on Apple silicon or Intel (one universal binary). Nothing to install: it links
-only the system's libraries (libcurl for \`--upstream\` among them). This binary serves plain HTTP:
-HTTPS (\`--https-port\`, a real iPhone) needs a build from source with Homebrew's \`openssl@3\` and
-\`qrencode\` (Homebrew's \`--HEAD\` install, docs/install.md, or docs/iphone-https.md).
+only the system's libraries (libcurl for \`--upstream\` among them), and OpenSSL 3 and libqrencode are
+inside it, so it serves HTTPS (\`--https-port\`, a real iPhone: docs/iphone-https.md).
 
 macOS keeps a downloaded file in quarantine: a binary fetched by a browser is refused until
 \`xattr -d com.apple.quarantine ./skan-mock\` (curl and Homebrew do not set the flag)."
