@@ -4,7 +4,10 @@ import ByteWords
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     /// The request-target exactly as sent, e.g. `/api/v1/conversion_value?a=1`.
-    public var target: String
+    public var target: String {
+        // A new target has no mount point of the old one.
+        didSet { (mountLength, pathStart) = (0, nil) }
+    }
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
@@ -16,6 +19,8 @@ public struct HTTPRequest: Sendable {
     /// and routes past: `path` starts after them. Routing the rest this way copies nothing, where
     /// a new target cost a tenant's every request a copy of its query.
     public private(set) var mountLength = 0
+    /// Where `path` starts: after the mount point (its index aligned once, not on every `path`).
+    private var pathStart: String.Index?
 
     public init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http11,
@@ -31,7 +36,7 @@ public struct HTTPRequest: Sendable {
 
     /// The target up to the `?`, still percent-encoded, after any mount point.
     public var path: Substring {
-        let start = mountLength == 0 ? target.startIndex : target.utf8.index(target.startIndex, offsetBy: mountLength)
+        let start = pathStart ?? target.startIndex
         if let mark = queryMark { return target[start..<mark] }
         return target[start...]
     }
@@ -44,6 +49,7 @@ public struct HTTPRequest: Sendable {
             target.utf8.count > end
                 && target.utf8[target.utf8.index(target.startIndex, offsetBy: end)] == UInt8(ascii: "/"))
         mountLength = end
+        pathStart = target[target.utf8.index(target.startIndex, offsetBy: end)...].startIndex
     }
 
     /// The raw query string after the `?` (empty when there is none).

@@ -55,7 +55,8 @@ struct AppResponder: HTTPResponder {
         } else {
             inner.mount(droppingPathBytes: prefix.length)  // the rest is routed in place, uncopied
         }
-        let innerPath = inner.path  // found once, as for the default tenant
+        // The rest of the path already found: `inner.path` would search the target again.
+        let innerPath = prefix.restIsEmpty ? inner.path : path[prefix.rest...]
         // The guard and the token first: a refused admin request makes no tenant (G2).
         let isAdmin = AdminRouteGroup.isAdmin(innerPath)
         if isAdmin, let refusal = admin.refusal(for: inner) {

@@ -67,7 +67,9 @@ public final class JournalEntry: Sendable {
         // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
         // buffer never regrows.
         let parameterBytes = request.parameters.byteCount + 8 * request.parameters.count
-        var w = JSONWriter(capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count)
+        var w = JSONWriter(
+            capacity: 768 + 2 * body.count + 2 * parameterBytes + request.remote.utf8.count
+                + (tenant.map { 16 + $0.utf8.count } ?? 0))
         w.raw("{\"id\":")
         w.write(id)
         if let tenant {
