@@ -820,6 +820,13 @@ components:
                 lost: {type: integer, minimum: 0}
         devices: {type: integer, minimum: 0}
         tenant: {type: string, description: 'Under /t/{name}: the tenant''s name.'}
+        scope:
+          type: object
+          description: 'Which members are the tenant''s own (its model, clock offset, journal part and devices) and which the server''s (the same under every prefix; journal.file is the one journal file).'
+          required: [tenant, server]
+          properties:
+            tenant: {type: array, items: {type: string}}
+            server: {type: array, items: {type: string}}
         tenants:
           type: object
           description: 'At the root: the named tenants in use, their bound (--max-tenants), and the device bounds each named tenant has: an equal share of --device-capacity and the device bytes.'

@@ -107,6 +107,26 @@ struct TenantTests {
         #expect(json(mock.send(.get, "/t/one/__admin/health"))["tenant"] == "one")
     }
 
+    /// Health says member by member what is the tenant's and what the server's (issue 46.4): the
+    /// root lists the tenants' bound as the server's, a tenant its name as its own; every member
+    /// present is in exactly one list.
+    @Test func healthNamesEachMembersScope() throws {
+        let mock = try InProcessServer()
+        for path in ["/__admin/health", "/t/one/__admin/health"] {
+            let health = json(mock.send(.get, path))
+            let keys = Set((health.objectValue ?? []).map(\.key)).subtracting(["scope"])
+            let tenant = (health["scope"]?["tenant"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let server = (health["scope"]?["server"]?.arrayValue ?? []).compactMap(\.stringValue)
+            #expect(Set(tenant).union(server) == keys, "\(path)")
+            #expect(Set(tenant).isDisjoint(with: server))
+            #expect(tenant.contains("devices") && tenant.contains("journal") && server.contains("version"))
+        }
+        let root = json(mock.send(.get, "/__admin/health"))
+        #expect(root["scope"]?["server"]?.arrayValue?.contains("tenants") == true)
+        let named = json(mock.send(.get, "/t/one/__admin/health"))
+        #expect(named["scope"]?["tenant"]?.arrayValue?.contains("tenant") == true)
+    }
+
     /// A list of its own: Swift 6.0.3's compiler crashes on an interpolation inside `@Test(arguments:)`.
     static let badPaths = [
         "/t/-a/api/v2/conversion_value", "/t//api/v2/conversion_value", "/t/", "/t/a%20b/__admin/health",

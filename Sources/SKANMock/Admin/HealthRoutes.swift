@@ -62,7 +62,30 @@ struct HealthRoutes: AdminRouteCollection {
                         "journal_bytes_each": .int(Int64(server.journal.tenantCapacityBytes))
                     ]))
         }
+        members.append(JSONMember("scope", Self.scope(of: members)))
         return AdminResponse.json(.object(members))
+    }
+
+    /// The members that are the tenant's own (what this tenant's requests, resets and model change)
+    /// and those that are the server's (the same under every prefix), named member by member.
+    static let tenantMembers: Set<String> = ["model", "clock_offset_s", "journal", "devices", "tenant"]
+
+    /// `{"tenant": [...], "server": [...]}` for the members present; `journal.file` is the server's
+    /// (one file for every tenant) inside the tenant's `journal`.
+    static func scope(of members: [JSONMember]) -> JSONValue {
+        var tenant: [JSONValue] = []
+        var server: [JSONValue] = []
+        for member in members {
+            if tenantMembers.contains(member.key) {
+                tenant.append(.string(member.key))
+            } else {
+                server.append(.string(member.key))
+            }
+            if member.key == "journal", member.value.objectValue?.contains(where: { $0.key == "file" }) == true {
+                server.append("journal.file")
+            }
+        }
+        return .object([JSONMember("tenant", .array(tenant)), JSONMember("server", .array(server))])
     }
 
     /// The in-memory journal, and with `--log` its file: `ok`, or `failing` since when, why, and
