@@ -49,19 +49,23 @@ struct AppResponder: HTTPResponder {
             writer.send(Self.redirect(to: request.path + "/" + request.target.dropFirst(request.path.count)))
             return
         }
-        var inner = request
-        if prefix.restIsEmpty {
-            inner.target = prefix.innerTarget(request.target)  // `/t/NAME?…`: the tenant's `/`
-        } else {
-            inner.mount(droppingPathBytes: prefix.length)  // the rest is routed in place, uncopied
-        }
-        // The rest of the path already found: `inner.path` would search the target again.
-        let innerPath = prefix.restIsEmpty ? inner.path : path[prefix.rest...]
-        // The guard and the token first: a refused admin request makes no tenant (G2).
-        let isAdmin = AdminRouteGroup.isAdmin(innerPath)
-        if isAdmin, let refusal = admin.refusal(for: inner) {
-            writer.send(refusal)
-            return
+        // The rest of the path, already found; a bare `/t/NAME` is the tenant's `/` (its home page).
+        let innerPath = prefix.restIsEmpty ? "/" : path[prefix.rest...]
+        var admitted: HTTPRequest?
+        if AdminRouteGroup.isAdmin(innerPath) {
+            // The admin router reads the path from the request: routed past `/t/NAME`.
+            var inner = request
+            if prefix.restIsEmpty {
+                inner.target = prefix.innerTarget(request.target)
+            } else {
+                inner.mount(droppingPathBytes: prefix.length)
+            }
+            // The guard and the token first: a refused admin request makes no tenant (G2).
+            if let refusal = admin.refusal(for: inner) {
+                writer.send(refusal)
+                return
+            }
+            admitted = inner
         }
         guard let tenant = tenants.site(prefix.name) else {
             // Every tenant is in use: refused, and journaled in the default tenant (when the path
@@ -76,10 +80,12 @@ struct AppResponder: HTTPResponder {
                     tlsVersion: request.tlsVersion))
             return
         }
-        if isAdmin {
-            admin.respond(to: inner, scope: tenant.scope, writer: writer)
+        if let admitted {
+            admin.respond(to: admitted, scope: tenant.scope, writer: writer)
         } else {
-            tenant.respond(to: inner, path: innerPath, writer: writer)
+            // Singular's side and the postback receiver take the path given, not the request's:
+            // the request goes on as it came, uncopied.
+            tenant.respond(to: request, path: innerPath, writer: writer)
         }
     }
 

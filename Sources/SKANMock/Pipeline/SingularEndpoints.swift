@@ -35,9 +35,10 @@ struct SingularEndpoints: Sendable {
         recorder = ExchangeRecorder(journal: server.journal, metrics: tenant.metrics, tenant: tenant.name)
     }
 
-    func handle(_ request: HTTPRequest, _ writer: HTTPResponseWriter) {
+    /// `path`: the path this tenant reads (after any `/t/NAME`).
+    func handle(_ request: HTTPRequest, path: Substring, _ writer: HTTPResponseWriter) {
         let exchange = SingularExchange(
-            request, routes: routes, clockOffsetSeconds: tenant.clock.offsetSeconds,
+            request, path: path, routes: routes, clockOffsetSeconds: tenant.clock.offsetSeconds,
             started: MonotonicClock.microseconds())
         let (delivery, recorder) = (self.delivery, self.recorder)
         switch exchange.admission(listing: routes.listing) {

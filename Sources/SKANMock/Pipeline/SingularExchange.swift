@@ -27,10 +27,14 @@ final class SingularExchange: Sendable {
     let members: [JSONMember]
     private let upstreamAdded: [RouteAlias.Parameter]
 
-    init(_ http: HTTPRequest, routes: SingularRoutes, clockOffsetSeconds: Int64, started: Int64) {
+    /// `path`: the path the tenant reads, when the caller has it (after `/t/NAME`); else the request's.
+    init(
+        _ http: HTTPRequest, path routedPath: Substring? = nil, routes: SingularRoutes, clockOffsetSeconds: Int64,
+        started: Int64
+    ) {
         self.http = http
         self.started = started
-        path = String(http.path)
+        path = String(routedPath ?? http.path)
         route = routes.route(at: path)
         let query = http.query
         bodyIsForm = http.body.isEmpty || Self.isFormEncoded(http.headers["Content-Type"])

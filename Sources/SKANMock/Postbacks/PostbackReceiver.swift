@@ -23,16 +23,19 @@ struct PostbackReceiver: Sendable {
         return ReceivedPostback.paths[String(path)]
     }
 
-    func respond(to request: HTTPRequest, framework: PostbackQuery.Framework, writer: HTTPResponseWriter) {
+    /// `path`: the path this tenant reads (after any `/t/NAME`).
+    func respond(
+        to request: HTTPRequest, path: Substring, framework: PostbackQuery.Framework, writer: HTTPResponseWriter
+    ) {
         var parameters = RequestParameters(reservingBytes: request.query.utf8.count)
         FormURLEncoding.forEachField(request.query) { parameters.append(name: $0, value: $1) }
         let skanRequest = SKANRequest(
-            method: request.method.rawValue, path: String(request.path), remote: request.remoteAddress,
+            method: request.method.rawValue, path: String(path), remote: request.remoteAddress,
             parameters: parameters)
         let device = parameters["device"].flatMap { $0.isEmpty ? nil : $0 }
         guard request.method == .post else {
             let reason =
-                "method \(request.method) not allowed on \(request.path): a postback is POSTed as a JSON body"
+                "method \(request.method) not allowed on \(path): a postback is POSTed as a JSON body"
             var response = HTTPResponse.jsonError(reason, status: .methodNotAllowed)
             response.headers.set("Allow", "POST")
             record(

@@ -20,12 +20,13 @@ final class TenantSite: Sendable {
         postbacks = PostbackReceiver(scope: scope, verifier: server.postbackVerifier)
     }
 
-    /// `path` is `request.path`, found once by the caller (each `path` searches the target for its `?`).
+    /// `path` is the path the tenant reads: `request.path` for the default tenant, found once by the
+    /// caller (each `path` searches the target for its `?`), and what follows `/t/NAME` for a named one.
     func respond(to request: HTTPRequest, path: Substring, writer: HTTPResponseWriter) {
         if let framework = PostbackReceiver.framework(at: path) {
-            postbacks.respond(to: request, framework: framework, writer: writer)
+            postbacks.respond(to: request, path: path, framework: framework, writer: writer)
         } else {
-            singular.handle(request, writer)
+            singular.handle(request, path: path, writer)
         }
     }
 }
