@@ -1,13 +1,32 @@
 import SKANDomain
 
-/// Stage 4: the one place a request to Singular's side is journaled and counted, whatever
-/// answered it and however it went out. Each request is recorded exactly once: the journal's
-/// entry and the metrics' count always agree.
+/// Stage 4: the one place an exchange is journaled and counted, whatever answered it and however
+/// it went out: a request to Singular's side, and a postback received or sent. Each is recorded
+/// exactly once: the journal's entry and the metrics' count always agree.
 struct ExchangeRecorder: Sendable {
     let journal: Journal
     let metrics: TenantMetrics
     /// The tenant whose requests these are (nil: the default tenant).
     let tenant: String?
+
+    init(journal: Journal, metrics: TenantMetrics, tenant: String?) {
+        self.journal = journal
+        self.metrics = metrics
+        self.tenant = tenant
+    }
+
+    /// The recorder of the tenant of `scope`.
+    init(_ scope: TenantScope) {
+        self.init(journal: scope.journal, metrics: scope.metrics, tenant: scope.name)
+    }
+
+    /// Records a postback received at the tenant's receiver paths or sent by its sender (an
+    /// exchange with no Singular answer: `outcome` carries the device and the findings). Returns
+    /// the entry's id.
+    @discardableResult
+    func record(postback request: SKANRequest, _ outcome: SKANOutcome, members: [JSONMember]) -> Int64 {
+        commit(request, outcome, status: outcome.status, body: outcome.body, durationMicros: 0, members, fault: nil)
+    }
 
     /// Records `answer` to `exchange` once it is known what became of it; a shadowed answer waits
     /// for the upstream's reply too, and its turn in arrival order (`ShadowComparison`).
@@ -50,11 +69,23 @@ struct ExchangeRecorder: Sendable {
             body = []
             members.append(JournalRecord.notSentMember(why))
         }
-        journal.record(
-            request: request, outcome: answer.outcome, status: status, body: body,
-            durationMicros: answer.durationMicros, extra: members, tenant: tenant)
+        commit(
+            request, answer.outcome, status: status, body: body, durationMicros: answer.durationMicros, members,
+            fault: answer.faultName)
+    }
+
+    /// The journal's entry and the metrics' count, together.
+    @discardableResult
+    private func commit(
+        _ request: SKANRequest, _ outcome: SKANOutcome, status: Int, body: [UInt8], durationMicros: Int64,
+        _ members: [JSONMember], fault: String?
+    ) -> Int64 {
+        let id = journal.record(
+            request: request, outcome: outcome, status: status, body: body, durationMicros: durationMicros,
+            extra: members, tenant: tenant)
         metrics.record(
-            endpoint: answer.outcome.endpoint, status: status, findings: answer.outcome.findings,
-            durationMicros: answer.durationMicros, fault: answer.faultName)
+            endpoint: outcome.endpoint, status: status, findings: outcome.findings, durationMicros: durationMicros,
+            fault: fault)
+        return id
     }
 }

@@ -67,14 +67,12 @@ struct PostbackReceiver: Sendable {
             var outcome = SKANOutcome.refused(
                 .postback, skanRequest, status: 200, body: body, findings: findings, timeMilliseconds: now)
             outcome.device = device
-            let id = scope.journal.record(
-                request: skanRequest, outcome: outcome, status: 200, body: body, durationMicros: 0,
-                extra: [
+            let id = ExchangeRecorder(scope).record(
+                postback: skanRequest, outcome,
+                members: [
                     JournalRecord.tlsMember(request.tlsVersion),
                     JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: request.body.count)
-                ], tenant: scope.name)
-            scope.metrics.record(
-                endpoint: .postback, status: 200, findings: findings, durationMicros: 0, fault: nil)
+                ])
             scope.receivedPostbacks.add(
                 ReceivedPostbackStore.Entry(
                     id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
@@ -93,10 +91,6 @@ struct PostbackReceiver: Sendable {
             .postback, request, status: response.status.code, body: response.body, findings: [finding],
             timeMilliseconds: now)
         outcome.device = device
-        scope.journal.record(
-            request: request, outcome: outcome, status: response.status.code, body: response.body,
-            durationMicros: 0, extra: [JournalRecord.tlsMember(tls.tlsVersion)], tenant: scope.name)
-        scope.metrics.record(
-            endpoint: .postback, status: response.status.code, findings: [finding], durationMicros: 0, fault: nil)
+        ExchangeRecorder(scope).record(postback: request, outcome, members: [JournalRecord.tlsMember(tls.tlsVersion)])
     }
 }

@@ -168,8 +168,7 @@ struct PostbackSender: Sendable {
         outcome.device = device
         var sent = [JSONMember("window", .string(window)), JSONMember("postback", apple)]
         if notSent { sent.append(JSONMember("not_sent", .bool(true))) }
-        scope.journal.record(
-            request: request, outcome: outcome, status: status, body: answer, durationMicros: 0,
-            extra: [JSONMember("sent", .object(sent))], tenant: scope.name)
+        // Journaled and counted as every exchange, by the tenant's recorder.
+        ExchangeRecorder(scope).record(postback: request, outcome, members: [JSONMember("sent", .object(sent))])
     }
 }
