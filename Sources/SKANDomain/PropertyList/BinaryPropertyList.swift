@@ -115,7 +115,7 @@ public struct BinaryPropertyList {
     > {
         guard count >= 0, at <= tableOffset, count <= tableOffset - at else {
             throw Self.error(
-                "object \(number) at byte \(at): its \(what) (\(count) bytes) runs past the objects' end at byte \(tableOffset)"
+                "object \(number): its \(what) (\(count) bytes from byte \(at)) runs past the objects' end at byte \(tableOffset)"
             )
         }
         return bytes[at..<(at + count)]
