@@ -96,7 +96,7 @@ public struct InfoPlistReport: Sendable {
                     ? copy.keyPath == "NSAdvertisingAttributionReportEndpoint"
                     : rule == .copyEndpoint && copy.keyPath != "NSAdvertisingAttributionReportEndpoint"
             }
-            out += "    <testcase classname=\"\(escape(suiteName)).\(escape(file))\" name=\"\(escape(rule.rawValue))\""
+            out += "    <testcase classname=\"\(escape(suiteName)).info_plist\" name=\"\(escape(rule.rawValue))\""
             guard !findings.isEmpty || !copies.isEmpty else {
                 out += "/>\n"
                 continue

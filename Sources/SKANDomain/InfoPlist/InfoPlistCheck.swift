@@ -7,7 +7,7 @@ public struct InfoPlistCheck: Sendable {
     public var findings: [InfoPlistFinding] = []
     /// Where copies of winning postbacks will be posted, from each valid endpoint key.
     public var copies: [PostbackCopyDestination] = []
-    /// The attribution keys the file has (key paths), for the report's first line.
+    /// The attribution keys the file has, in the order they are checked, for the report's first line.
     public var keys: [String] = []
 
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
@@ -45,7 +45,7 @@ public struct InfoPlistCheck: Sendable {
                 reference: Self.skadNetworkItemsPage)
             return
         }
-        keys = top.map(\.key).filter { Self.knownTopLevelKeys.contains($0) }
+        keys = Self.knownTopLevelKeys.filter { key in top.contains { $0.key == key } }
         miscasedKeys(top)
         if let items = plist["SKAdNetworkItems"] { skadNetworkItems(items) }
         if let endpoint = plist["NSAdvertisingAttributionReportEndpoint"] { reportEndpoint(endpoint) }
