@@ -90,6 +90,33 @@ struct CheckCommandTests {
         #expect(xml.contains(#"<failure type="coarse_value_out_of_range""#))
     }
 
+    /// Headless Chromium's network log saved as HAR through the DevTools protocol (how it was made:
+    /// Tests/Fixtures/HAR/README.md): the findings the live server journaled, the page's own
+    /// document, stylesheet and icon counted as other traffic, the POST's form body read.
+    @Test func aCaptureChromiumWrote() throws {
+        let capture = Self.fixtures.appendingPathComponent("chromium-devtools-skan.har").path
+        let run = try SKANMockExecutable.run(["check", capture, "--json"])
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        let result = try JSONParser.parse(run.output)
+        #expect(result["entries"] == 7)
+        #expect(result["singular"] == 4)
+        #expect(result["others"] == 3)
+        #expect(result["problems"] == [])
+        let devices = result["report"]?["devices"]?.arrayValue ?? []
+        #expect(devices.map { $0["device"]?.stringValue ?? "" } == ["CHROME-1", "CHROME-2"])
+        #expect(devices.first?["requests"] == 3)
+        #expect(devices.first?["windows"] == ["p1"])
+        let findings = devices.map { device in
+            (device["findings"]?.arrayValue ?? []).map {
+                "\($0["param"]?.stringValue ?? ""): \($0["code"]?.stringValue ?? "")"
+            }
+        }
+        #expect(findings == [["p1_coarse: coarse_value_out_of_range"], ["conversion_value: missing_parameter"]])
+        let failing = try SKANMockExecutable.run(["check", capture, "--fail-on-findings"])
+        #expect(failing.status == 1)
+    }
+
     @Test func badCapturesAreNamedAndTheRestIsRead() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
