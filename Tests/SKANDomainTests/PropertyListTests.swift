@@ -95,16 +95,24 @@ import Testing
     }
 
     @Test func brokenFixturesSayWhy() throws {
+        let cycle = failure(try Self.fixture("broken-cycle.binary.plist"))
         #expect(
-            failure(try Self.fixture("broken-cycle.binary.plist"))
-                == "binary property list: object 0 contains itself (a cycle of references); a property list is a tree")
-        #expect(
-            failure(try Self.fixture("broken-offset.binary.plist"))
-                == "binary property list: object 1's offset is 200, outside the objects (bytes 8 to 13)")
-        #expect(
-            failure(try Self.fixture("broken.xml.plist")) == "XML property list: line 9: <dict> is closed by </array>")
+            cycle == "binary property list: object 0 contains itself (a cycle of references); a property list is a tree"
+        )
+        let offset = failure(try Self.fixture("broken-offset.binary.plist"))
+        #expect(offset == "binary property list: object 1's offset is 200, outside the objects (bytes 8 to 13)")
+        let xml = failure(try Self.fixture("broken.xml.plist"))
+        #expect(xml == "XML property list: line 9: <dict> is closed by </array>")
         let cut = failure(try Self.fixture("broken-truncated.binary.plist")) ?? ""
         #expect(cut.hasPrefix("binary property list: ") && cut.contains("cut short"))
+        // A UTF-16 string with a lone surrogate, and XML text that is not UTF-8.
+        var lone = Array("bplist00".utf8) + [0x61, 0xD8, 0x00]
+        lone += [8, 0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0]
+        lone += [0, 0, 0, 0, 0, 0, 0, 11]
+        let surrogate = failure(lone)
+        #expect(surrogate == "binary property list: object 0 at byte 8: a UTF-16 string with an unpaired surrogate")
+        let latin1 = failure(Array("<plist><string>caf".utf8) + [0xE9] + Array("</string></plist>".utf8))
+        #expect(latin1 == "XML property list: line 1: <string> holds bytes that are not UTF-8")
     }
 
     /// Every prefix of a binary file, and the file with each byte in turn set to 0xFF or 0x00, is

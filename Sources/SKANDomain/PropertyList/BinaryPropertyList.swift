@@ -181,8 +181,16 @@ public struct BinaryPropertyList {
                 units.append(UInt16(raw[i]) << 8 | UInt16(raw[i + 1]))
                 i += 2
             }
-            guard let text = String(validating: units, as: UTF16.self) else {
-                throw Self.error("\(place): a UTF-16 string with an unpaired surrogate")
+            // String(validating:) needs macOS 15; the package's floor is macOS 14.
+            var decoder = UTF16()
+            var iterator = units.makeIterator()
+            var text = ""
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+                case .emptyInput: break decoding
+                case .error: throw Self.error("\(place): a UTF-16 string with an unpaired surrogate")
+                }
             }
             return .string(text)
         case 0x8:

@@ -162,10 +162,9 @@ public struct XMLPropertyList {
                 at += 1
             }
         }
-        guard let text = String(validating: out, as: UTF8.self) else {
-            throw error("<\(tag)> holds bytes that are not UTF-8")
-        }
-        return text
+        // String(validating:) needs macOS 15; the package's floor is macOS 14.
+        guard Base64.isUTF8(out) else { throw error("<\(tag)> holds bytes that are not UTF-8") }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private mutating func entity() throws(PropertyListError) -> [UInt8] {
