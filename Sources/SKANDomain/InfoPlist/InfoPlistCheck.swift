@@ -66,7 +66,9 @@ public struct InfoPlistCheck: Sendable {
         findings.append(InfoPlistFinding(severity, rule, code, at: path, message, fix: fix, reference: reference))
     }
 
-    /// Keys are case-sensitive: `SkAdNetworkItems` is another key, which the system never reads.
+    /// Keys are case-sensitive: `SkAdNetworkItems` is another key, which the system never reads
+    /// (https://developer.apple.com/documentation/bundleresources/information-property-list/skadnetworkitems:
+    /// "Ad network IDs are case-sensitive"; every key Apple lists is written in one case).
     private mutating func miscasedKeys(_ top: [PropertyListEntry]) {
         for entry in top where !Self.knownTopLevelKeys.contains(entry.key) {
             guard let known = Self.knownTopLevelKeys.first(where: { $0.lowercased() == entry.key.lowercased() }) else {
@@ -376,7 +378,8 @@ public struct InfoPlistCheck: Sendable {
         }
     }
 
-    /// Same page: `AttributionWindows` holds `global` and one dictionary per ad network ID, each
+    /// https://developer.apple.com/documentation/adattributionkit/configuring-attribution-rules-for-your-app
+    /// `AttributionWindows` holds `global` and one dictionary per ad network ID, each
     /// an `install` dictionary (attribution windows apply to installs) with `click` "from 1 to 30
     /// days", `view` "from 1 to 7 days", and, for an ad network only, `ignoreInteractionType`
     /// `view` or `click` ("The system doesn't recognize ignored interaction types in global
@@ -454,7 +457,8 @@ public struct InfoPlistCheck: Sendable {
         }
     }
 
-    /// Same page: `AttributionCooldown` holds `install-cooldown-hours` and
+    /// https://developer.apple.com/documentation/adattributionkit/configuring-attribution-rules-for-your-app
+    /// `AttributionCooldown` holds `install-cooldown-hours` and
     /// `re-engagement-cooldown-hours`, Numbers of hours, "a range of 0 to 720 hours".
     private mutating func attributionCooldown(_ value: PropertyListValue, at path: String) {
         let page = Self.attributionRulesPage
