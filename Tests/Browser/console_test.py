@@ -449,6 +449,79 @@ def test_replayed_rows_show_the_models_answer(driver):
         server.stop()
 
 
+def downloaded(directory, name, seconds=5.0):
+    """The JSON of the file the browser saved as `name` in `directory`, once it is whole."""
+    path = os.path.join(directory, name)
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if os.path.exists(path) and not os.path.exists(path + ".crdownload"):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    return json.load(f)
+            except ValueError:
+                pass  # still being written
+        time.sleep(0.05)
+    raise AssertionError(name + " was not downloaded; the folder has " + str(os.listdir(directory)))
+
+
+def test_download_har_saves_the_requests_on_screen(driver):
+    """Issue 49: "Download HAR" saves the rows on screen (the page's filters, the held-back rows of
+    a paused feed left out) through /__admin/requests.har, under /t/NAME and with --admin-token."""
+    server = Server("--admin-token", "s3cret")
+    directory = os.path.join(OUT, "downloads-" + str(os.getpid()))
+    os.makedirs(directory, exist_ok=True)
+    for name in os.listdir(directory):
+        os.remove(os.path.join(directory, name))
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
+    auth = {"Authorization": "Bearer s3cret"}
+    try:
+        tenant = "/t/qa-har"
+        params = {"a": "KEY", "i": "com.example.app", "p": "iOS", "n": "__SESSION__",
+                  "skan_current_conversion_value": "0",
+                  "skan_first_call_to_skadnetwork_timestamp": str(int(time.time()) - 60)}
+        server.get(tenant + "/api/v2/conversion_value", dict(params, idfv="HAR-1", p0_coarse="7"))
+        server.get(tenant + "/api/v2/conversion_value", dict(params, idfv="HAR-2"))
+        server.get(tenant + "/api/v2/conversion_value", dict(params, idfv="HAR-3", p0_coarse="9"))
+        server.skan4("ROOT-1", p0_coarse="7")  # the default tenant's: never in the tenant's file
+        driver.get(server.base + tenant + "/__admin/ui?has_issues=true")
+        wait_for(driver, lambda d: d.find_element(By.ID, "token-form").is_displayed(), 5, "token form")
+        driver.find_element(By.ID, "token").send_keys("s3cret")
+        driver.find_element(By.CSS_SELECTOR, "#token-form button").click()
+        wait_for(driver, lambda d: len(rows(d)) == 2, 5, "the two rows with findings")
+        live(driver)
+        button = driver.find_element(By.ID, "download-har")
+        assert button.is_displayed() and button.text == "Download HAR", button.text
+        # Paused: a row that arrives is held back, so not on screen, so not in the file.
+        driver.find_element(By.ID, "pause").click()
+        server.get(tenant + "/api/v2/conversion_value", dict(params, idfv="HAR-4", p0_coarse="8"))
+        wait_for(driver, lambda d: d.find_element(By.ID, "buffered").is_displayed(), 2, "a row held back")
+        button.click()
+        har = downloaded(directory, "skan-mock-qa-har.har")
+        assert har["log"]["version"] == "1.2", har["log"].get("version")
+        entries = har["log"]["entries"]
+        urls = [entry["request"]["url"] for entry in entries]
+        assert len(entries) == 2, urls
+        assert all("/t/qa-har/api/v2/conversion_value?" in url for url in urls), urls
+        assert ["idfv=HAR-1" in urls[0], "idfv=HAR-3" in urls[1]] == [True, True], urls
+        assert all("coarse_value_out_of_range" in entry["comment"] for entry in entries), entries
+        # Following again: the held-back row is on screen, and in the next file.
+        driver.find_element(By.ID, "pause").click()
+        wait_for(driver, lambda d: len(rows(d)) == 3, 2, "the held-back row shown")
+        os.remove(os.path.join(directory, "skan-mock-qa-har.har"))
+        button.click()
+        har = downloaded(directory, "skan-mock-qa-har.har")
+        assert len(har["log"]["entries"]) == 3, [e["request"]["url"] for e in har["log"]["entries"]]
+        # The server's own file, with the same filters, has the same entries.
+        status, body = server.get(tenant + "/__admin/requests.har", {"has_issues": "true"}, auth)
+        assert status == 200 and len(json.loads(body)["log"]["entries"]) == 3, status
+        driver.save_screenshot(os.path.join(OUT, "console-download-har.png"))
+        # The calls made before the token was given answered 401, which the browser logs.
+        errors = [e for e in javascript_errors(driver) if "401 (Unauthorized)" not in e["message"]]
+        assert not errors, errors
+    finally:
+        server.stop()
+
+
 def test_screenshot_of_the_console(driver):
     server = Server()
     try:

@@ -85,6 +85,23 @@ export async function api(path, { root = false } = {}) {
   return { status: response.status, json: response.status === 404 ? null : await response.json() };
 }
 
+/** Saves what `path` answers as the file `name`, with the admin token (a plain link could not
+ * send it): fetched, then handed to the browser as a download. */
+export async function download(path, name) {
+  const headers = token ? { Authorization: "Bearer " + token } : {};
+  const response = await fetch(base + path, { headers });
+  if (response.status === 401) throw new Unauthorized("admin token needed");
+  if (!response.ok) throw new Error(path + ": HTTP " + response.status);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /** Shows the token form; `then` runs once a token was entered. */
 export function askForToken(then) {
   const form = $("token-form");
@@ -838,7 +855,7 @@ export function setConnection(text) {
 // The live feed: the journal's latest requests, then every new one as the event stream sends it;
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
-import { api, base, currentToken } from "./api.js";
+import { api, base, currentToken, download, Unauthorized } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
@@ -846,7 +863,7 @@ import { UPSTREAM_CODES } from "./vocabulary.js";
 
 const FILTERS = ["device", "endpoint", "event", "has_issues"];
 
-const feed = { ids: new Set(), paused: false, buffered: [], source: null };
+const feed = { ids: new Set(), paused: false, buffered: [], source: null, lastId: 0 };
 
 function filterQuery(query) {
   const out = new URLSearchParams();
@@ -975,11 +992,33 @@ function initFilters(query) {
   };
 }
 
+/** The requests on screen as a HAR file (`/__admin/requests.har`): the page's filters, from the
+ * oldest row shown, as many as are shown; rows held back while paused are not on screen, so not
+ * in the file. Under /t/NAME the tenant's, named after it. */
+async function downloadHAR(query, unauthorized) {
+  const params = filterQuery(query);
+  if (feed.ids.size > 0) {
+    params.set("since_id", String(Math.min(...feed.ids) - 1));
+    params.set("limit", String(feed.ids.size));
+  } else {
+    params.set("since_id", String(feed.lastId));
+    params.set("limit", "0");
+  }
+  const tenant = base ? "-" + decodeURIComponent(base.slice("/t/".length)) : "";
+  try {
+    await download("/__admin/requests.har?" + params.toString(), "skan-mock" + tenant + ".har");
+  } catch (error) {
+    if (error instanceof Unauthorized) unauthorized();
+    else setConnection("reconnecting");
+  }
+}
+
 /** The feed view; `unauthorized` runs when the token is missing or wrong. */
 export async function feedView(query, unauthorized) {
   $("feed-view").hidden = false;
   initFilters(query);
   $("pause").onclick = togglePause;
+  $("download-har").onclick = () => downloadHAR(query, unauthorized);
   const params = filterQuery(query);
   params.set("limit", "200");
   const { json } = await api("/__admin/requests?" + params.toString());
@@ -988,6 +1027,7 @@ export async function feedView(query, unauthorized) {
   const lastId = entries.length
     ? entries[entries.length - 1].id
     : (await api("/__admin/requests?limit=1")).json.requests.map((e) => e.id)[0] || 0;
+  feed.lastId = lastId;
   openStream(query, lastId);
   loadCoverage(unauthorized);
 }
@@ -1041,6 +1081,7 @@ admin API under <code>/__admin</code>.</p></body></html>
       <label><input type="checkbox" name="has_issues" value="true"> findings only</label>
       <button type="submit">apply</button>
       <a id="clear-filters" href="ui">clear</a>
+      <button id="download-har" type="button" title="the requests on screen as a HAR file, for Proxyman, Charles, a browser or skan-mock check">Download HAR</button>
     </form>
     <p id="buffered" class="buffered" hidden></p>
     <table id="feed" class="feed">

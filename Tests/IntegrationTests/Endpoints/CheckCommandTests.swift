@@ -90,6 +90,114 @@ struct CheckCommandTests {
         #expect(xml.contains(#"<failure type="coarse_value_out_of_range""#))
     }
 
+    /// A SKAN 4 device's session over its three windows (p0 at the first call and an hour later, p1
+    /// on day 3, p2 on days 10 and 20), sent live, then written as a proxy captures it (Singular's
+    /// production host, the live answers at the live times): `check` predicts the postbacks the live
+    /// server predicts for that device (`/__admin/devices/ID/postbacks`, and `/__admin/report`),
+    /// member for member, at every tier.
+    @Test func aThreeWindowSessionPredictsTheSamePostbacksAsLive() throws {
+        let mock = try TestSKANMock()
+        let first = String(TestSKANMock.start)
+        func call(_ event: String, _ current: Int, _ extra: [(String, String)] = []) -> [(String, String)] {
+            [
+                ("a", "KEY"), ("v", "17.4"), ("i", "com.example.app"), ("p", "iOS"), ("idfv", "W3-1"), ("n", event),
+                ("skan_current_conversion_value", String(current)), ("prev_fine_value", String(current)),
+                ("skan_first_call_to_skadnetwork_timestamp", first)
+            ] + extra
+        }
+        let session: [(advance: Int64, parameters: [(String, String)])] = [
+            (0, call("__SESSION__", 0)),
+            (3600, call("purchase", 1, [("skan_total_revenue_by_currency", #"{"USD":4.99}"#)])),
+            (3 * 86_400, call("__SESSION__", 10, [("p0_coarse", "1")])),
+            (3600, call("purchase", 10, [("skan_total_revenue_by_currency", #"{"USD":19.98}"#)])),
+            (6 * 86_400, call("__SESSION__", 10, [("p1_coarse", "2")])),
+            (10 * 86_400, call("level_up", 10, [("p1_coarse", "2")]))
+        ]
+        var exchanges: [(url: String, status: Int, body: String)] = []
+        for step in session {
+            mock.clock.advance(seconds: step.advance)
+            let response = try mock.get("/api/v2/conversion_value", step.parameters)
+            exchanges.append(
+                (
+                    "https://sdk-api-v1.singular.net/api/v2/conversion_value?" + TestSKANMock.query(step.parameters),
+                    response.status, String(decoding: response.body, as: UTF8.self)
+                ))
+        }
+        let times = try mock.journal().map { try #require($0["time"]?.stringValue) }
+        #expect(times.count == session.count)
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let capture = dir + "/three-windows.har"
+        try har(zip(exchanges, times).map { ($0.url, $1, $0.status, $0.body) }).write(
+            toFile: capture, atomically: true, encoding: .utf8)
+
+        let model = CheckCommandTests.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/singular-testing.json").path
+        let run = try SKANMockExecutable.run(["check", capture, "--json", "--model", model])
+        #expect(run.status == 0, "\(run.error)")
+        let result = try JSONParser.parse(run.output)
+        let device = try #require(result["report"]?["devices"]?[0])
+        #expect(device["windows"] == ["p0", "p1", "p2"])
+        // Singular's answers are the model's own: the comparison with it finds no difference.
+        #expect(result["compared"]?["compared"] == 6)
+        #expect(result["compared"]?["matched"] == 6)
+        // Signed or not, the same fields are signed; only why they are not differs (the live server
+        // says its key needs an HTTPS listener, check has no key at all).
+        let predicted = Self.withoutSignatureReason(try #require(device["postbacks"]))
+        let live = Self.withoutSignatureReason(try mock.admin("/__admin/devices/W3-1/postbacks"))
+        #expect(predicted == live)
+        let liveReport = try mock.admin("/__admin/report")
+        #expect(predicted == liveReport["devices"]?[0]?["postbacks"].map(Self.withoutSignatureReason))
+        #expect(device["values"] == liveReport["devices"]?[0]?["values"])
+        // Each window has a value to send, at the highest tier.
+        let tier3 = predicted["skan4"]?.arrayValue?.last?["postbacks"]?.arrayValue ?? []
+        #expect(tier3.map { $0["window"]?.stringValue ?? "" } == ["p0", "p1", "p2"])
+        #expect(tier3.map { $0["fine"]?.isNull == false || $0["coarse"]?.isNull == false } == [true, true, true])
+    }
+
+    /// `value` with each `signature`'s `reason` left out.
+    static func withoutSignatureReason(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.map { member in
+                    guard member.key == "signature", case .object(let signature) = member.value else {
+                        return JSONMember(member.key, withoutSignatureReason(member.value))
+                    }
+                    return JSONMember(member.key, .object(signature.filter { $0.key != "reason" }))
+                })
+        case .array(let items): return .array(items.map(withoutSignatureReason))
+        default: return value
+        }
+    }
+
+    /// Headless Chromium's network log saved as HAR through the DevTools protocol (how it was made:
+    /// Tests/Fixtures/HAR/README.md): the findings the live server journaled, the page's own
+    /// document, stylesheet and icon counted as other traffic, the POST's form body read.
+    @Test func aCaptureChromiumWrote() throws {
+        let capture = Self.fixtures.appendingPathComponent("chromium-devtools-skan.har").path
+        let run = try SKANMockExecutable.run(["check", capture, "--json"])
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        let result = try JSONParser.parse(run.output)
+        #expect(result["entries"] == 7)
+        #expect(result["singular"] == 4)
+        #expect(result["others"] == 3)
+        #expect(result["problems"] == [])
+        let devices = result["report"]?["devices"]?.arrayValue ?? []
+        #expect(devices.map { $0["device"]?.stringValue ?? "" } == ["CHROME-1", "CHROME-2"])
+        #expect(devices.first?["requests"] == 3)
+        #expect(devices.first?["windows"] == ["p1"])
+        let findings = devices.map { device in
+            (device["findings"]?.arrayValue ?? []).map {
+                "\($0["param"]?.stringValue ?? ""): \($0["code"]?.stringValue ?? "")"
+            }
+        }
+        #expect(findings == [["p1_coarse: coarse_value_out_of_range"], ["conversion_value: missing_parameter"]])
+        let failing = try SKANMockExecutable.run(["check", capture, "--fail-on-findings"])
+        #expect(failing.status == 1)
+    }
+
     @Test func badCapturesAreNamedAndTheRestIsRead() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -13,12 +13,14 @@ enum SKANMockExecutable {
     }
 
     /// Runs `skan-mock ARGUMENTS` to its end; its exit status, standard output and standard error.
-    /// `environment` is added to the test's own.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// `environment` is added to the test's own; `directory`, when given, is its working directory.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Run
+    {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

@@ -27,6 +27,23 @@ export async function api(path, { root = false } = {}) {
   return { status: response.status, json: response.status === 404 ? null : await response.json() };
 }
 
+/** Saves what `path` answers as the file `name`, with the admin token (a plain link could not
+ * send it): fetched, then handed to the browser as a download. */
+export async function download(path, name) {
+  const headers = token ? { Authorization: "Bearer " + token } : {};
+  const response = await fetch(base + path, { headers });
+  if (response.status === 401) throw new Unauthorized("admin token needed");
+  if (!response.ok) throw new Error(path + ": HTTP " + response.status);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /** Shows the token form; `then` runs once a token was entered. */
 export function askForToken(then) {
   const form = $("token-form");

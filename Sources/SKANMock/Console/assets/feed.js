@@ -1,7 +1,7 @@
 // The live feed: the journal's latest requests, then every new one as the event stream sends it;
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
-import { api, base, currentToken } from "./api.js";
+import { api, base, currentToken, download, Unauthorized } from "./api.js";
 import { answerText } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
@@ -9,7 +9,7 @@ import { UPSTREAM_CODES } from "./vocabulary.js";
 
 const FILTERS = ["device", "endpoint", "event", "has_issues"];
 
-const feed = { ids: new Set(), paused: false, buffered: [], source: null };
+const feed = { ids: new Set(), paused: false, buffered: [], source: null, lastId: 0 };
 
 function filterQuery(query) {
   const out = new URLSearchParams();
@@ -138,11 +138,33 @@ function initFilters(query) {
   };
 }
 
+/** The requests on screen as a HAR file (`/__admin/requests.har`): the page's filters, from the
+ * oldest row shown, as many as are shown; rows held back while paused are not on screen, so not
+ * in the file. Under /t/NAME the tenant's, named after it. */
+async function downloadHAR(query, unauthorized) {
+  const params = filterQuery(query);
+  if (feed.ids.size > 0) {
+    params.set("since_id", String(Math.min(...feed.ids) - 1));
+    params.set("limit", String(feed.ids.size));
+  } else {
+    params.set("since_id", String(feed.lastId));
+    params.set("limit", "0");
+  }
+  const tenant = base ? "-" + decodeURIComponent(base.slice("/t/".length)) : "";
+  try {
+    await download("/__admin/requests.har?" + params.toString(), "skan-mock" + tenant + ".har");
+  } catch (error) {
+    if (error instanceof Unauthorized) unauthorized();
+    else setConnection("reconnecting");
+  }
+}
+
 /** The feed view; `unauthorized` runs when the token is missing or wrong. */
 export async function feedView(query, unauthorized) {
   $("feed-view").hidden = false;
   initFilters(query);
   $("pause").onclick = togglePause;
+  $("download-har").onclick = () => downloadHAR(query, unauthorized);
   const params = filterQuery(query);
   params.set("limit", "200");
   const { json } = await api("/__admin/requests?" + params.toString());
@@ -151,6 +173,7 @@ export async function feedView(query, unauthorized) {
   const lastId = entries.length
     ? entries[entries.length - 1].id
     : (await api("/__admin/requests?limit=1")).json.requests.map((e) => e.id)[0] || 0;
+  feed.lastId = lastId;
   openStream(query, lastId);
   loadCoverage(unauthorized);
 }
