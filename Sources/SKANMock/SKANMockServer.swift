@@ -57,6 +57,8 @@ public final class SKANMockServer: Sendable {
         var upstream: (any UpstreamTransport)? = nil
         /// The timer of delayed answers.
         var delayTimer: PendingDelays.Timer = PendingDelays.dispatchTimer
+        /// What carries the postback sender's posts.
+        var postbackTransport: any PostbackTransport = SocketPostbackTransport()
     }
 
     init(
@@ -109,7 +111,8 @@ public final class SKANMockServer: Sendable {
             upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
             journalFile: sink, delays: delays,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
-            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends)
+            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends,
+            postbackTransport: edges.postbackTransport)
         defaultTenant = Tenant(
             name: nil, service: service, faults: faults, clock: self.clock, birthModel: model,
             arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard))

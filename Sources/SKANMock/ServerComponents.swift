@@ -33,4 +33,6 @@ struct ServerComponents: Sendable {
     let postbackVerifier: PostbackVerifier
     /// The postback sender's threads and its bounded queue of sends.
     let postbackSends: PostbackSendQueue
+    /// What carries the sender's posts.
+    let postbackTransport: any PostbackTransport
 }

@@ -126,9 +126,8 @@ struct PostbackSender: Sendable {
         let answer: [UInt8]
         var failure: String?
         do {
-            (status, answer) = try HTTPProbe.post(
-                host: target.host, port: target.port, path: target.path,
-                headers: [("Content-Type", "application/json")], body: body, timeout: Self.timeoutSeconds,
+            (status, answer) = try server.postbackTransport.post(
+                to: target, body: body, timeout: Self.timeoutSeconds,
                 admit: { address in
                     // The address the name resolved to is checked again: DNS may lead to this server.
                     ownListenerRefusal(address, port: target.port, target: target, url: url)

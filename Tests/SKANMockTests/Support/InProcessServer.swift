@@ -16,7 +16,10 @@ struct InProcessServer {
 
     static let now: Int64 = 1_789_473_600
 
-    init(upstream mode: UpstreamOptions.Mode? = nil, configure: (inout ServerOptions) -> Void = { _ in }) throws {
+    init(
+        upstream mode: UpstreamOptions.Mode? = nil, postbacks: any PostbackTransport = SocketPostbackTransport(),
+        configure: (inout ServerOptions) -> Void = { _ in }
+    ) throws {
         var options = ServerOptions()
         options.port = 0
         options.watchModel = false
@@ -26,7 +29,7 @@ struct InProcessServer {
         configure(&options)
         server = try SKANMockServer(
             options: options, clock: clock, localAddresses: [],
-            edges: .init(upstream: upstream, delayTimer: timer.timer))
+            edges: .init(upstream: upstream, delayTimer: timer.timer, postbackTransport: postbacks))
     }
 
     /// What became of one request: still waiting, answered, or dropped.
