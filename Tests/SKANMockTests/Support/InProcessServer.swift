@@ -26,7 +26,7 @@ struct InProcessServer {
         configure(&options)
         server = try SKANMockServer(
             options: options, clock: clock, localAddresses: [],
-            edges: .init(upstream: upstream, delayTimer: timer.timer))
+            edges: .init(upstream: upstream, timer: timer.timer))
     }
 
     /// What became of one request: still waiting, answered, or dropped.
