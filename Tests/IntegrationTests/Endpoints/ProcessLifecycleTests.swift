@@ -42,6 +42,7 @@ struct ProcessLifecycleTests {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let (process, port) = try launch(["--log", log])
         let answered = Mutex(0)
+        let underLoad = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for client in 0..<4 {
             DispatchQueue.global().async(group: group) {
@@ -52,11 +53,16 @@ struct ProcessLifecycleTests {
                     guard let response = try? curl.get(url), response.status == 200, !response.body.isEmpty else {
                         return
                     }
-                    answered.withLock { $0 += 1 }
+                    if answered.withLock({
+                        $0 += 1
+                        return $0
+                    }) == 300 {
+                        underLoad.signal()
+                    }
                 }
             }
         }
-        while answered.withLock({ $0 }) < 300 { usleep(10_000) }
+        #expect(underLoad.wait(timeout: .now() + 60) == .success, "300 requests answered")
         let stopped = Date()
         #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let seconds = Date().timeIntervalSince(stopped)
@@ -154,10 +160,9 @@ struct ProcessLifecycleTests {
         }
         #expect(try health()["model"]?["name"] == "first")
 
+        // With --no-watch-model no tick looks at the file (`ModelReloadTests`, in process): SIGHUP does.
         try #"{"name": "second", "skan3": {"mode": "increment", "max": 5}}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        usleep(1_500_000)  // longer than the watcher's period: with --no-watch-model nothing happens yet
-        #expect(try health()["model"]?["name"] == "first")
         #expect(try hangUp { $0["model"]?["name"] == "second" })
 
         try #"{"name": "third", "skan3": {"mode": "increment", "max": 99}}"#.write(
