@@ -24,6 +24,7 @@ struct VersionFileTests {
         let mock = try InProcessServer()
         let body = mock.send(.get, "/__admin/health").text
         let version = try Self.versionFile().trimmingCharacters(in: .newlines)
-        #expect(body.contains("\"version\":\"" + version + "\""))
+        let field = "\"version\":\"" + version + "\""
+        #expect(body.contains(field))
     }
 }
