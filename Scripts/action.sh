@@ -40,6 +40,8 @@ set -euo pipefail
 
 mode=${1:-}
 action_root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=Scripts/lib.sh
+. "$action_root/Scripts/lib.sh"
 state=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/skan-mock-action
 
 # The runner reads a line of the step's output that starts with :: as a workflow command, so a
@@ -90,13 +92,6 @@ refuse_line_breaks() { # variable names (SKAN_MOCK_ACTION_ARTIFACT is the input 
             fail "the input $input ($name) has a line break, which could rewrite the step's outputs: give it on one line"
         fi
     done
-}
-sha256_of() {
-    if command -v sha256sum >/dev/null 2>&1; then
-        sha256sum "$1" | cut -d ' ' -f 1
-    else
-        shasum -a 256 "$1" | cut -d ' ' -f 1
-    fi
 }
 
 # The action's own ref and repository: from action.yml's env, else from the folder the runner put the
@@ -189,7 +184,7 @@ fetch() {
     expected=$(cut -d ' ' -f 1 <"$dir/$file.sha256")
     listed=$(sed -n '1s/^[0-9a-f]*  *\*\{0,1\}//p' "$dir/$file.sha256")
     [ "$listed" = "$file" ] || fail "$file.sha256 is for '$listed', not $file: not used"
-    actual=$(sha256_of "$dir/$file")
+    actual=$(skan_mock_sha256 "$dir/$file")
     [ "$actual" = "$expected" ] || fail "$file does not match its .sha256 (got $actual, expected $expected): not used"
     say "$file matches its .sha256 ($actual)"
     tar -xzf "$dir/$file" -C "$dir" || fail "cannot unpack $file"
@@ -206,7 +201,7 @@ build_from_source() { # reason
     command -v "$swift" >/dev/null 2>&1 \
         || fail "$1, and there is no swift on this runner to build it from source (macOS runners have Xcode; on Linux use a swift container image or swift-actions/setup-swift)"
     key=$(cd "$action_root" && find Package.swift Sources -type f | LC_ALL=C sort | while read -r f; do
-        printf '%s %s\n' "$(sha256_of "$f")" "$f"
+        printf '%s %s\n' "$(skan_mock_sha256 "$f")" "$f"
     done | { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; } | cut -c 1-16)
     say "$1: building skan-mock from source with $swift (the build folder is cached between runs)"
     output build true
@@ -352,9 +347,13 @@ running_server() {
     printf '%s\n' "$pid"
 }
 
+# Whether the pid start recorded is still that server (skan_mock_stop asks before each signal).
+# shellcheck disable=SC2317  # called by skan_mock_stop
+still_ours() { running_server >/dev/null; }
+
 # --- stop ----------------------------------------------------------------------------------------
 stop() {
-    local pid binary i artifact
+    local pid binary artifact stopped
     refuse_line_breaks SKAN_MOCK_ACTION_ARTIFACT
     if [ ! -f "$state/pid" ]; then
         say "no server started by this action is running: nothing to stop"
@@ -363,13 +362,9 @@ stop() {
         rm -f "$state/pid"
     else
         say "stopping skan-mock (pid $pid)"
-        kill -TERM "$pid" 2>/dev/null || true
-        i=0
-        while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-        if kill -0 "$pid" 2>/dev/null; then
-            say "pid $pid did not stop within 10 s of SIGTERM: SIGKILL"
-            kill -KILL "$pid" 2>/dev/null || true
-        fi
+        stopped=0
+        skan_mock_stop "$pid" still_ours || stopped=$?
+        [ "$stopped" != 1 ] || say "pid $pid did not stop within 10 s of SIGTERM: SIGKILL"
         rm -f "$state/pid"
     fi
     if [ -f "$state/journal.jsonl" ]; then

@@ -50,7 +50,7 @@ echo "embed.sh: wrote $out"
 domain=Sources/SKANDomain
 in_domain() { find "$domain" -name "$1" -type f; }  # each name is one file
 coarse=$(sed -n 's/^ *public static let names = \(\[.*\]\)$/\1/p' "$(in_domain CoarseValue.swift)")
-code() { sed -n "s/^ *case \.$1: \"\([a-z0-9_]*\)\"\$/\1/p" "$(in_domain ValidationFinding.swift)"; }
+code() { sed -n "s/^ *public static let $1 = FindingCode(\"\([a-z0-9_]*\)\")\$/\1/p" "$(in_domain FindingCode.swift)"; }
 codes="\"$(code differsFromUpstream)\""
 for name in $(sed -n 's/^ *case \.[A-Za-z]*: \.\(upstream[A-Za-z]*\)$/\1/p' "$(in_domain UpstreamFailure.swift)"); do
     codes="$codes, \"$(code "$name")\""

@@ -6,12 +6,14 @@
 # DIR holds the release's files; the formula's release lines (between "# BEGIN release" and
 # "# END release") become the url, version and sha256 of DIR's skan-mock-VERSION-macos-universal.tar.gz,
 # as its .sha256 (the format release.sh writes) gives them, the VERSION being --version's (release.yml
-# passes the tag's) or else Version.swift's. With
+# passes the tag's) or else the top-level VERSION file's. With
 # --repository, the formula's OWNER/skan-mock (homepage, url, head) becomes that repository (release.yml
 # passes GITHUB_REPOSITORY). With --check nothing is written: it fails when the formula differs from
 # what it would write. SKAN_MOCK_FORMULA names another formula file (Tests/Formula/check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=Scripts/lib.sh
+. Scripts/lib.sh
 
 fail() {
     printf 'formula.sh: %s\n' "$*" >&2
@@ -39,7 +41,7 @@ esac
 case $repository in *[!A-Za-z0-9._/-]*) fail "--repository '$repository' is not OWNER/NAME" ;; esac
 
 formula=${SKAN_MOCK_FORMULA:-Formula/skan-mock.rb}
-[ -n "$version" ] || version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
+[ -n "$version" ] || version=$(skan_mock_version .) || fail "cannot read the version from VERSION"
 case $version in '' | *[!A-Za-z0-9._-]*) fail "version '$version' is not a version" ;; esac
 name="skan-mock-$version-macos-universal.tar.gz"
 [ -f "$dir/$name.sha256" ] || fail "no $name.sha256 in $dir (the macOS archive of version $version)"
@@ -49,8 +51,7 @@ listed=${line#*  }
 printf '%s\n' "$sha" | grep -Eq '^[0-9a-f]{64}$' || fail "$name.sha256 does not start with a SHA-256: '$line'"
 [ "$listed" = "$name" ] || fail "$name.sha256 names '$listed'"
 if [ -f "$dir/$name" ]; then
-    if command -v sha256sum >/dev/null 2>&1; then actual=$(sha256sum "$dir/$name" | cut -d ' ' -f 1); else actual=$(shasum -a 256 "$dir/$name" | cut -d ' ' -f 1); fi
-    [ "$actual" = "$sha" ] || fail "$name does not match its .sha256"
+    [ "$(skan_mock_sha256 "$dir/$name")" = "$sha" ] || fail "$name does not match its .sha256"
 fi
 
 current_repository=$(sed -n 's|^  homepage "https://github.com/\([^"]*\)"$|\1|p' "$formula")

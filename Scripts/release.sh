@@ -21,9 +21,10 @@
 # models (config/), the licence when the repository has one (LICENSE) and README.md for the archive; a
 # file ARCHIVE.sha256 (`sha256sum` / `shasum -a 256 -c` format) is written beside it.
 #
-# --version defaults to the version the binary reports (Sources/SKANMock/Version.swift); a different
-# one is refused, so that an archive's name and `skan-mock --version` always agree (release.yml passes
-# the tag without its "v").
+# --version defaults to the version in the top-level VERSION file (which the binary reports:
+# Sources/SKANMock/Version.swift matches it, a test checks); a different one is refused, and so is a
+# binary that reports another, so that an archive's name and `skan-mock --version` always agree
+# (release.yml passes the tag without its "v").
 #
 # Environment: SKAN_MOCK_RELEASE_SCRATCH (SwiftPM scratch path, default .build-release);
 # SKAN_MOCK_RELEASE_SOURCE (build from this copy of Package.swift, Sources/ and Tests/ instead of the
@@ -38,6 +39,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# shellcheck source=Scripts/lib.sh
+. "$root/Scripts/lib.sh"
 
 say() { printf 'release.sh: %s\n' "$*"; }
 fail() {
@@ -58,13 +61,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-source_version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
-[ -n "$source_version" ] || fail "cannot read the version from Sources/SKANMock/Version.swift"
+source_version=$(skan_mock_version "$root") || fail "cannot read the version from VERSION"
 version=${version#v}
 if [ -z "$version" ]; then
     version=$source_version
 elif [ "$version" != "$source_version" ]; then
-    fail "--version $version differs from Sources/SKANMock/Version.swift ($source_version): the binary would report $source_version; change Version.swift first"
+    fail "--version $version differs from VERSION ($source_version): the binary would report $source_version; change VERSION and Sources/SKANMock/Version.swift first"
 fi
 case $version in
     *[!A-Za-z0-9._-]* | "") fail "version '$version' may hold only letters, digits, '.', '_' and '-'" ;;
@@ -75,14 +77,6 @@ case $scratch in /*) ;; *) scratch="$root/$scratch" ;; esac
 source=${SKAN_MOCK_RELEASE_SOURCE:-$root}
 case $source in /*) ;; *) source="$root/$source" ;; esac
 [ -f "$source/Package.swift" ] || fail "no Package.swift in $source"
-
-sha256_of() { # file -> hex digest
-    if command -v sha256sum >/dev/null 2>&1; then
-        sha256sum "$1" | cut -d ' ' -f 1
-    else
-        shasum -a 256 "$1" | cut -d ' ' -f 1
-    fi
-}
 
 # static_tls DIR: DIR/include (OpenSSL 3's and libqrencode's headers) and DIR/lib (libssl.a,
 # libcrypto.a and libqrencode.a, each with an arm64 and an x86_64 slice, and no .dylib), for the macOS
@@ -174,8 +168,7 @@ starts_https() {
         sleep 0.1
         waited=$((waited + 1))
     done
-    kill -TERM "$pid"
-    wait "$pid" || fail "skan-mock --https-port 0 exited $? on SIGTERM: $(cat "$log")"
+    skan_mock_stop_child "$pid" || fail "skan-mock --https-port 0 exited $? on SIGTERM: $(cat "$log")"
     say "it serves HTTPS: $(grep '^skan-mock listening on https://' "$log")"
     rm -rf "$state"
 }
@@ -362,5 +355,5 @@ if grep -q 'GNU tar' <<<"$tar_version"; then
 else
     tar -C "$stage" --uid 0 --gid 0 -czf "$archive" "$name"
 fi
-(cd "$output" && printf '%s  %s\n' "$(sha256_of "$name.tar.gz")" "$name.tar.gz" >"$name.tar.gz.sha256")
+(cd "$output" && printf '%s  %s\n' "$(skan_mock_sha256 "$name.tar.gz")" "$name.tar.gz" >"$name.tar.gz.sha256")
 say "wrote $archive ($(du -h "$archive" | cut -f1)) and $name.tar.gz.sha256: $(cut -d ' ' -f 1 "$archive.sha256")"

@@ -11,11 +11,19 @@
 # pid file, the log and the journal go; default $TMPDIR/skan-mock-UID-PORT), SKAN_MOCK_BINARY (use this
 # binary instead of building one).
 #
-# Only POSIX tools a Mac has (no flock, no GNU-only flags, no stat, whose flags differ).
+# Only POSIX tools a Mac has (no flock, no GNU-only flags, no stat, whose flags differ). Scripts/lib.sh
+# must be beside it (a copy of this script takes a copy of lib.sh with it).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 port=${SKAN_MOCK_PORT:-8080}
 say() { echo "skan-mock pre-action: $*" >&2; }
+here=$(cd "$(dirname "$0")" && pwd)
+if [ ! -f "$here/lib.sh" ]; then
+    say "lib.sh is missing beside this script ($here): copy Scripts/lib.sh with it"
+    exit 1
+fi
+# shellcheck source=Scripts/lib.sh
+. "$here/lib.sh"
 
 # The folder: this user's alone (theirs, not a link, writable by no one else), so that no other local
 # user can plant links in it that would make this script truncate or append to a file of this user's,
@@ -127,14 +135,11 @@ trap 'rm -rf "$lock"' EXIT
 if [ -f "$pidfile" ] && [ -f "$identity" ]; then
     old=$(tr -cd '0-9' <"$pidfile")
     recorded=$(cat "$identity")
-    if [ -n "$old" ] && [ "$old" = "$(printf '%s\n' "$recorded" | sed -n 1p)" ] && is_running "$recorded"; then
-        kill "$old" 2>/dev/null
-        for _ in $(seq 100); do is_running "$recorded" || break; sleep 0.1; done
-        if is_running "$recorded"; then
-            say "the server of the last run (pid $old) did not stop within 10 s: killed"
-            kill -KILL "$old" 2>/dev/null
-            for _ in $(seq 100); do is_running "$recorded" || break; sleep 0.1; done
-        fi
+    if [ -n "$old" ] && [ "$old" = "$(printf '%s\n' "$recorded" | sed -n 1p)" ]; then
+        # shellcheck disable=SC2317  # called by skan_mock_stop
+        still_ours() { is_running "$recorded"; }
+        skan_mock_stop "$old" still_ours
+        [ $? != 1 ] || say "the server of the last run (pid $old) did not stop within 10 s: killed"
     fi
 fi
 rm -f "$identity"

@@ -59,6 +59,8 @@ public final class HTTPServer: Sendable {
         var lastSetupFailure: String?
         /// The reasons already told to `setupFailureObserver`: each is said once.
         var toldSetupFailures: Set<String> = []
+        /// Shutdowns waiting for the last connection to close: signalled by the one that does.
+        var drained: [DispatchSemaphore] = []
     }
 
     /// The canned answer for connections past the limit: built once, sent without parsing anything.
@@ -203,7 +205,13 @@ public final class HTTPServer: Sendable {
     }
 
     private func forget(_ connection: HTTPConnection) {
-        _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
+        let drained = state.withLock { state -> [DispatchSemaphore] in
+            state.connections.removeValue(forKey: connection.id)
+            guard state.stopping && state.connections.isEmpty else { return [] }
+            defer { state.drained = [] }
+            return state.drained
+        }
+        for waiting in drained { waiting.signal() }
     }
 
     private func sweepDeadlines() {
@@ -219,20 +227,22 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets requests in flight finish (their answers carry `Connection: close`),
     /// closes idle connections, and returns when all are closed or `gracePeriod` has passed, after
     /// which the stragglers are closed. Blocks the caller; never call it from a connection's queue.
+    /// It waits on the last connection's close, not on a clock: a server with none returns at once.
     public func shutdown(gracePeriod: Double = 5) {
+        let drained = DispatchSemaphore(value: 0)
         let (listener, connections) = state.withLock { state in
             state.stopping = true
             let taken = (state.listener, Array(state.connections.values))
             state.listener = nil
+            if !state.connections.isEmpty { state.drained.append(drained) }
             return taken
         }
         if let listener { acceptQueue.sync { listener.stop() } }
         for connection in connections {
             connection.queue.async { connection.beginShutdown() }
         }
-        let deadline = HTTPConnection.now() + gracePeriod
-        while openConnections > 0 && HTTPConnection.now() < deadline {
-            System.sleep(microseconds: 5_000)
+        if !connections.isEmpty {
+            _ = drained.wait(timeout: .now() + .microseconds(Int(max(0, min(gracePeriod, 86_400)) * 1_000_000)))
         }
         let stragglers = state.withLock { Array($0.connections.values) }
         for connection in stragglers {

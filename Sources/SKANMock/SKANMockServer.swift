@@ -55,8 +55,9 @@ public final class SKANMockServer: Sendable {
     struct Edges: Sendable {
         /// What carries upstream exchanges; nil: libcurl's client.
         var upstream: (any UpstreamTransport)? = nil
-        /// The timer of delayed answers.
-        var delayTimer: PendingDelays.Timer = PendingDelays.dispatchTimer
+        /// The server's own time: delayed answers, journal waits' timeouts, the event stream's
+        /// heartbeat, the model watcher's tick.
+        var timer: ServerTimer = .dispatch
         /// What carries the postback sender's posts.
         var postbackTransport: any PostbackTransport = SocketPostbackTransport()
     }
@@ -101,7 +102,7 @@ public final class SKANMockServer: Sendable {
             capacity: options.journalSize, capacityBytes: options.journalBytes, tenantCapacity: journalShare.capacity,
             tenantCapacityBytes: journalShare.bytes, clock: self.clock, sink: sink)
         faults = FaultInjector(rules: model.faults)
-        let delays = PendingDelays(timer: edges.delayTimer)
+        let delays = PendingDelays(timer: edges.timer)
         let postbackSends = PostbackSendQueue()
         let components = ServerComponents(
             journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
@@ -109,7 +110,7 @@ public final class SKANMockServer: Sendable {
             ports: ports, listenHost: options.host,
             startup: StartupState(clockOffsetSeconds: options.clockOffsetSeconds),
             upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
-            journalFile: sink, delays: delays,
+            journalFile: sink, delays: delays, timer: edges.timer,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
             postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends,
             postbackTransport: edges.postbackTransport)
@@ -210,7 +211,7 @@ public final class SKANMockServer: Sendable {
             httpsServer = nil
         }
         watcher = options.modelPath.flatMap { path in
-            options.watchModel ? ModelFileWatcher(path: path) : nil
+            options.watchModel ? ModelFileWatcher(path: path, timer: edges.timer) : nil
         }
         lifecycle.adopt(Self.madeParts(sink: sink, upstream: upstream, delays: delays, sends: postbackSends))
     }

@@ -27,6 +27,8 @@ struct ServerComponents: Sendable {
     let journalFile: JournalFileSink?
     /// Answers held back by `delay` faults.
     let delays: PendingDelays
+    /// The server's own time: journal waits' timeouts and the event stream's heartbeat.
+    let timer: ServerTimer
     /// Signs AdAttributionKit postbacks' JWS with the local CA's key when HTTPS is on; else why not.
     let postbackSigning: PostbackSigning
     /// Checks received postbacks' signatures: Apple's keys, and the local CA's when HTTPS is on.

@@ -38,8 +38,8 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-VERSION = re.search(r'static let current = "([^"]+)"',
-                    open(os.path.join(ROOT, "Sources/SKANMock/Version.swift")).read()).group(1)
+with open(os.path.join(ROOT, "VERSION")) as version_file:
+    VERSION = version_file.readline().strip()
 WORK = tempfile.mkdtemp(prefix="skan-mock-action-test.")
 STARTED_PIDS = []
 
@@ -110,6 +110,7 @@ class Runner:
         os.makedirs(self.action_path)
         shutil.copy(os.path.join(ROOT, "action.yml"), self.action_path)
         shutil.copy(os.path.join(ROOT, "Package.swift"), self.action_path)
+        shutil.copy(os.path.join(ROOT, "VERSION"), self.action_path)
         shutil.copytree(os.path.join(ROOT, "Scripts"), os.path.join(self.action_path, "Scripts"))
         shutil.copytree(os.path.join(ROOT, "Sources"), os.path.join(self.action_path, "Sources"))
         self.os = os_name

@@ -4,7 +4,7 @@
 #   1. ruby -c, and the formula as committed loads (Tests/Formula/harness.rb stands in for Homebrew's
 #      DSL): its homepage and HEAD url name this repository (OWNER/skan-mock until a release fills it
 #      in), and its release lines are either none (before the first release) or those that
-#      Scripts/formula.sh writes for the version in Version.swift;
+#      Scripts/formula.sh writes for the version in VERSION;
 #   2. the names agree with Scripts/release.sh's: its Linux archive made here is
 #      skan-mock-VERSION-linux-ARCH.tar.gz with a .sha256 in `sha256sum` format, and its macOS branch
 #      names skan-mock-VERSION-macos-universal (the archive the formula downloads);
@@ -34,7 +34,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-formula.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 formula=Formula/skan-mock.rb
-version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
+# shellcheck source=Scripts/lib.sh
+. Scripts/lib.sh
+version=$(skan_mock_version .) || fail "cannot read the version from VERSION"
 spec() { ruby Tests/Formula/harness.rb spec "$1"; }
 field() { ruby -rjson -e 'v = JSON.parse(STDIN.read).dig(*ARGV); puts v.is_a?(String) ? v : v.to_json' "$@"; }
 
@@ -51,7 +53,7 @@ url=$(field url <<<"$committed")
 if [ "$url" = null ]; then
     say "as committed: HEAD only (no release yet), $repository"
 else
-    [ "$(field version <<<"$committed")" = "$version" ] || fail "the formula is for version $(field version <<<"$committed"), Version.swift says $version: run Scripts/formula.sh on the release"
+    [ "$(field version <<<"$committed")" = "$version" ] || fail "the formula is for version $(field version <<<"$committed"), VERSION says $version: run Scripts/formula.sh on the release"
     [ "$url" = "https://github.com/$repository/releases/download/v$version/skan-mock-$version-macos-universal.tar.gz" ] \
         || fail "the formula downloads $url"
     say "as committed: version $version from $url"

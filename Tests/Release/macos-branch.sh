@@ -31,8 +31,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/skan-mock-macos-branch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 stubs="$work/stubs"
 mkdir -p "$stubs" "$work/bottles"
-version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
-[ -n "$version" ] || fail "cannot read the version from Sources/SKANMock/Version.swift"
+# shellcheck source=Scripts/lib.sh
+. Scripts/lib.sh
+version=$(skan_mock_version .) || fail "cannot read the version from VERSION"
 
 # --- the pretend Homebrew bottles: FORMULA/VERSION/{include,lib}, with .dylib files that must be left out
 bottle() { # formula tag

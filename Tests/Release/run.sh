@@ -52,7 +52,9 @@ t0=$(date +%s)
 archive=$(bash Tests/Release/make-archive.sh "$work/dist") || fail "Scripts/release.sh failed"
 file=$(basename "$archive")
 name=${file%.tar.gz}
-version=$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/SKANMock/Version.swift)
+# shellcheck source=Scripts/lib.sh
+. Scripts/lib.sh
+version=$(skan_mock_version .) || fail "cannot read the version from VERSION"
 case $(uname -m) in x86_64) arch=x86_64 ;; aarch64) arch=aarch64 ;; *) arch=$(uname -m) ;; esac
 [ "$name" = "skan-mock-$version-linux-$arch" ] || fail "archive named $file, expected skan-mock-$version-linux-$arch.tar.gz"
 (cd "$work/dist" && sha256sum -c --quiet "$file.sha256") || fail "$file does not match $file.sha256"

@@ -6,23 +6,49 @@ import Testing
 
 @testable import SKANMock
 
-/// The console's event stream without sockets: a recording transport stands in for the connection.
+/// The console's event stream without sockets: a recording transport stands in for the connection,
+/// and the heartbeat and the backlog's pauses run on a timer moved by hand.
 @Suite("Event stream sessions")
 struct EventStreamSessionTests {
+    /// Tells a waiting test of each write and close, so it waits on them, not on a clock.
+    final class Changes: Sendable {
+        private let condition = NSCondition()
+
+        func changed(_ change: () -> Void) {
+            condition.lock()
+            change()
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits until `holds` (at most 10 s, a failure rather than a hang); whether it does.
+        func wait(until holds: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            condition.lock()
+            defer { condition.unlock() }
+            while !holds() {
+                guard condition.wait(until: deadline) else { return holds() }
+            }
+            return true
+        }
+    }
+
     final class Recorder: EventStreamTransport {
         private let state = Mutex<(text: String, closed: Bool)>(("", false))
+        private let changes = Changes()
         let pending: Int
         init(pending: Int = 0) { self.pending = pending }
-        func write(_ bytes: [UInt8]) { state.withLock { $0.text += String(decoding: bytes, as: UTF8.self) } }
+        func write(_ bytes: [UInt8]) {
+            changes.changed { state.withLock { $0.text += String(decoding: bytes, as: UTF8.self) } }
+        }
         var pendingBytes: Int { pending }
-        func close() { state.withLock { $0.closed = true } }
+        func close() { changes.changed { state.withLock { $0.closed = true } } }
         var text: String { state.withLock { $0.text } }
         var closed: Bool { state.withLock { $0.closed } }
 
-        /// Waits (at most 2 s) until `condition` holds.
+        /// Waits until `condition` holds, woken by each write and close.
         func wait(_ condition: (Recorder) -> Bool) -> Bool {
-            for _ in 0..<200 where !condition(self) { usleep(10_000) }
-            return condition(self)
+            changes.wait { condition(self) }
         }
     }
 
@@ -156,7 +182,8 @@ struct EventStreamSessionTests {
     /// connection to a console that opened the stream and stopped.
     final class NeverReads: EventStreamTransport {
         private let writes = Mutex<[Int]>([])
-        func write(_ bytes: [UInt8]) { writes.withLock { $0.append(bytes.count) } }
+        let changes = Changes()
+        func write(_ bytes: [UInt8]) { changes.changed { writes.withLock { $0.append(bytes.count) } } }
         var pendingBytes: Int { writes.withLock { $0.reduce(0, +) } }
         func close() {}
         var sizes: [Int] { writes.withLock { $0 } }
@@ -174,13 +201,21 @@ struct EventStreamSessionTests {
         }
         #expect(j.bytes > 1_000_000)
         let out = NeverReads()
-        let session = EventStreamSession(bootId: "B", filter: JournalFilter(), journal: j, transport: out)
+        let timer = ManualTimer()
+        let session = EventStreamSession(
+            bootId: "B", filter: JournalFilter(), journal: j, transport: out, timer: timer.timer)
         session.open(.after(0))
-        for _ in 0..<200 where out.sizes.isEmpty { usleep(10_000) }
+        #expect(out.changes.wait { !out.sizes.isEmpty })
         let first = out.sizes.first ?? 0
         #expect(first > 0 && first <= EventStreamSession.backlogChunkBytes + 25_000)
-        // Later rounds add at most one more chunk: the reader has not taken the first.
-        usleep(100_000)
+        // Later rounds add at most one more chunk: the reader has not taken the first, so each
+        // round finds a chunk pending and pauses again.
+        let pause = EventStreamSession.backlogPauseMilliseconds
+        for _ in 0..<5 {
+            #expect(timer.waitForTimer(pause))
+            timer.advance(milliseconds: pause)
+        }
+        #expect(timer.waitForTimer(pause))
         #expect(out.pendingBytes <= 2 * (EventStreamSession.backlogChunkBytes + 25_000))
         session.close()
     }
@@ -188,13 +223,19 @@ struct EventStreamSessionTests {
     @Test func aQuietStreamGetsAHeartbeatComment() {
         let j = journal()
         let out = Recorder()
-        var limits = EventStreamSession.Limits()
-        limits.heartbeatSeconds = 0.1
+        let timer = ManualTimer()
         let session = EventStreamSession(
-            bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
+            bootId: "B", filter: JournalFilter(), journal: j, transport: out, timer: timer.timer)
         session.open(.now)
+        #expect(timer.pending == [15_000])
+        timer.advance(milliseconds: 14_000)
+        #expect(timer.pending == [15_000])
+        timer.advance(milliseconds: 1_000)
         #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
+        // And again one interval later.
+        #expect(timer.waitForTimer(15_000))
         session.close()
+        #expect(out.closed)
     }
 
     /// Every silence stays under one interval (issue 31.5): a timer that fires while the stream was
@@ -234,16 +275,25 @@ struct EventStreamSessionTests {
         #expect(longest <= interval)
     }
 
+    /// An event 5 s into an interval moves the next comment to one interval after it: the timer
+    /// that fires 10 s later finds the stream busy and waits the 5 s that are left.
     @Test func aHeartbeatFollowsAnEventWithinOneInterval() {
         let j = journal()
         let out = Recorder()
-        var limits = EventStreamSession.Limits()
-        limits.heartbeatSeconds = 0.2
+        let timer = ManualTimer()
         let session = EventStreamSession(
-            bootId: "B", filter: JournalFilter(), journal: j, transport: out, limits: limits)
+            bootId: "B", filter: JournalFilter(), journal: j, transport: out, timer: timer.timer)
         session.open(.now)
+        timer.advance(milliseconds: 15_000)
         #expect(out.wait { $0.text.contains(": keep-alive\n\n") })
+        #expect(timer.waitForTimer(15_000))
+        timer.advance(milliseconds: 5_000)
         record(j, device: "D")
+        #expect(out.wait { $0.text.contains("id: B:1") })
+        timer.advance(milliseconds: 10_000)
+        #expect(timer.waitForTimer(5_000))
+        #expect(!out.text.hasSuffix(": keep-alive\n\n"))
+        timer.advance(milliseconds: 5_000)
         #expect(out.wait { $0.text.hasSuffix(": keep-alive\n\n") && $0.text.contains("id: B:1") })
         session.close()
     }

@@ -16,19 +16,22 @@ import Testing
     func pair() throws -> (server: Int32, client: Int32, listener: Int32) {
         let listener = try System.listen(host: "127.0.0.1", port: 0, backlog: 8)
         let client = try System.connect(host: "127.0.0.1", port: System.localPort(listener), timeout: 2)
-        for _ in 0..<200 {
+        // The connection is waited for with poll, a bounded while.
+        for _ in 0..<2 where System.waitReadable(listener, milliseconds: 1_000) {
             if case .done(let accepted)? = try? System.accept(listener) { return (accepted.fd, client, listener) }
-            System.sleep(microseconds: 5_000)
         }
         throw SystemError(code: 0, function: "accept")
     }
 
+    /// What the poller has, once it has something: its own descriptor turns readable then (waited
+    /// for with poll, at most 2 s), so nothing here sleeps.
     func take(_ poller: Poller) -> [PollEvent] {
         var events: [PollEvent] = []
-        for _ in 0..<200 {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
             poller.take(into: &events, max: 16)
             if !events.isEmpty { return events }
-            System.sleep(microseconds: 5_000)
+            _ = System.waitReadable(poller.descriptor, milliseconds: 100)
         }
         return events
     }

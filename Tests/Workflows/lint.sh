@@ -34,6 +34,6 @@ actionlint -no-color "${workflows[@]}"
 say "actionlint $(actionlint -version | head -n 1 | awk '{print $NF}'): ${#workflows[@]} workflows pass (${workflows[*]})"
 
 # The scripts a release and the Action run (release.sh's macOS branch and action.sh also on a Mac's bash 3.2).
-scripts=(Scripts/release.sh Scripts/action.sh Scripts/formula.sh docker/base-image.sh Tests/Release/run.sh Tests/Release/make-archive.sh Tests/Release/macos-branch.sh Tests/Release/static-tls.sh Tests/Workflows/lint.sh Tests/Formula/check.sh)
+scripts=(Scripts/lib.sh Scripts/release.sh Scripts/action.sh Scripts/formula.sh docker/base-image.sh Tests/Release/run.sh Tests/Release/make-archive.sh Tests/Release/macos-branch.sh Tests/Release/static-tls.sh Tests/Workflows/lint.sh Tests/Formula/check.sh)
 shellcheck -x "${scripts[@]}"
 say "shellcheck $(shellcheck --version | sed -n 's/^version: //p'): ${#scripts[@]} scripts pass"

@@ -48,8 +48,8 @@ public struct JournalRecord: Sendable {
     public var postback: Received?
 
     /// A finding as the journal holds it, its code read through the type the writer writes it
-    /// with: a code this version does not know (from a newer version's line) reads as
-    /// `FindingCode.unknown`, kept as written.
+    /// with: a code this version does not know (from a newer version's line) is kept as written
+    /// (`FindingCode.isKnown` false).
     public struct Issue: Sendable, Equatable {
         public var param: String?
         public var code: FindingCode

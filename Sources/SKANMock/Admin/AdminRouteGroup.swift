@@ -126,7 +126,8 @@ struct AdminRouteGroup: Sendable {
         -> [any AdminRouteCollection]
     {
         [
-            HealthRoutes(server: server, tenants: tenants), JournalRoutes(), ReportRoutes(server: server),
+            HealthRoutes(server: server, tenants: tenants), JournalRoutes(timer: server.timer),
+            ReportRoutes(server: server),
             DeviceRoutes(server: server), ReceivedPostbackRoutes(server: server), ModelRoutes(), FaultRoutes(),
             ClockRoutes(), ResetRoute(server: server), ConsoleRoutes(), EventsRoute(server: server),
             phone, TenantRoutes(tenants: tenants)

@@ -1,10 +1,12 @@
-import Dispatch
 import HTTPCore
 import SKANDomain
 
 /// The journal: `GET /__admin/requests` (filtered), `/count`, `/mark`, `/wait`, the same entries
 /// as a HAR file (`/__admin/requests.har`), and `DELETE /__admin/requests`.
 struct JournalRoutes: AdminRouteCollection {
+    /// Ends a wait that ran out of time.
+    let timer: ServerTimer
+
     func register(on group: inout AdminRouteGroup) {
         group.on(.get, "/requests") { request, _, scope, writer in
             writer.send(AdminResponse.withFilter(request) { .json(scope.entries($0).json()) })
@@ -21,7 +23,7 @@ struct JournalRoutes: AdminRouteCollection {
         group.on(.get, "/requests/mark") { _, _, scope, writer in
             writer.send(AdminResponse.json(["last_id": .int(scope.journal.lastId)]))
         }
-        group.on(.get, "/requests/wait") { request, _, scope, writer in Self.wait(request, scope, writer) }
+        group.on(.get, "/requests/wait") { request, _, scope, writer in Self.wait(request, scope, writer, timer) }
         group.on(.delete, "/requests") { _, _, scope, writer in
             scope.clearJournal()
             writer.send(AdminResponse.ok)
@@ -44,7 +46,9 @@ struct JournalRoutes: AdminRouteCollection {
 
     /// Answers when `count` entries match or the timeout runs out, whichever comes first; the
     /// request holds no thread meanwhile (the journal or a timer answers it later).
-    private static func wait(_ request: HTTPRequest, _ scope: TenantScope, _ writer: HTTPResponseWriter) {
+    private static func wait(
+        _ request: HTTPRequest, _ scope: TenantScope, _ writer: HTTPResponseWriter, _ timer: ServerTimer
+    ) {
         let query: WaitQuery
         do {
             query = try WaitQuery(query: FormURLEncoding.pairs(request.query))
@@ -66,8 +70,6 @@ struct JournalRoutes: AdminRouteCollection {
                 writer.send(.json(journal.query(filter).json(extra: [JSONMember("timed_out", .bool(timedOut))])))
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(query.timeoutMilliseconds)) {
-            journal.expire(id)
-        }
+        timer.after(query.timeoutMilliseconds) { journal.expire(id) }
     }
 }

@@ -21,9 +21,9 @@ protocol EventStreamTransport: Sendable {
 /// waiting, or `maxPendingBytes` not yet on the socket) is closed rather than let slow down request
 /// handling; it resumes with `Last-Event-ID`.
 ///
-/// `@unchecked Sendable`: the mutable state is behind `state`'s lock; the heartbeat timer source is
-/// one libdispatch makes safe to cancel from any thread.
-final class EventStreamSession: @unchecked Sendable {
+/// The heartbeat and the backlog's pauses run on the server's timer (`ServerTimer`), so a test
+/// moves them by hand.
+final class EventStreamSession: Sendable {
     struct Limits: Sendable {
         var maxQueuedEntries = 1_000
         var maxPendingBytes = 1 << 20
@@ -56,7 +56,7 @@ final class EventStreamSession: @unchecked Sendable {
         /// A reset to send before anything else (a Last-Event-ID of another boot).
         var resetFirst = false
         var closed = false
-        var lastSent = MonotonicClock.microseconds()
+        var lastSent: Int64
         var reader: JournalSubscription?
     }
 
@@ -66,14 +66,14 @@ final class EventStreamSession: @unchecked Sendable {
     private let transport: any EventStreamTransport
     private let limits: Limits
     private let queue = DispatchQueue(label: "skan-mock.console.events")
-    private let state = Mutex(State())
-    private let timer: DispatchSourceTimer
+    private let state: Mutex<State>
+    private let timer: ServerTimer
     /// `id: <boot>:`, the start of every entry's text.
     private let idPrefix: [UInt8]
 
     init(
         bootId: String, filter: JournalFilter, journal: Journal, transport: any EventStreamTransport,
-        limits: Limits = Limits()
+        limits: Limits = Limits(), timer: ServerTimer = .dispatch
     ) {
         self.bootId = bootId
         var filter = filter
@@ -84,13 +84,10 @@ final class EventStreamSession: @unchecked Sendable {
         self.transport = transport
         self.limits = limits
         idPrefix = Array("id: \(bootId):".utf8)
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .microseconds(Int(limits.heartbeatMicros)))
-        timer.setEventHandler { [weak self] in self?.heartbeat() }
-        timer.resume()
+        self.timer = timer
+        state = Mutex(State(lastSent: timer.now()))
+        scheduleHeartbeat(inMicros: limits.heartbeatMicros)
     }
-
-    deinit { timer.cancel() }
 
     /// Where a stream starts: after an entry id of this boot, or from now on.
     enum Start: Sendable, Equatable {
@@ -162,7 +159,7 @@ final class EventStreamSession: @unchecked Sendable {
         let catchingUp = cursor < at.catchUpTo
         if catchingUp && pendingBytes >= Self.backlogChunkBytes {
             // Give the reader time to take what was sent.
-            queue.asyncAfter(deadline: .now() + .milliseconds(10)) { self.flush() }
+            timer.after(Self.backlogPauseMilliseconds) { self.queue.async { self.flush() } }
             return
         }
         if !catchingUp { reader.arm() }
@@ -192,7 +189,7 @@ final class EventStreamSession: @unchecked Sendable {
             s.cursor = reading.cursor
             s.generation = reading.generation
             s.resetFirst = false
-            if !bytes.isEmpty { s.lastSent = MonotonicClock.microseconds() }
+            if !bytes.isEmpty { s.lastSent = timer.now() }
             return true
         }
         guard stillOpen else { return }
@@ -219,11 +216,13 @@ final class EventStreamSession: @unchecked Sendable {
     static let coalescing = DispatchTimeInterval.milliseconds(10)
     static let backlogChunkEntries = 200
     static let backlogChunkBytes = 256 * 1024
+    /// How long a backlog waits for the reader to take a chunk before it looks again.
+    static let backlogPauseMilliseconds = 10
 
     /// On the session's queue, when the timer fires: a comment if the stream was silent a whole
     /// interval, and the timer set again for one interval after the last thing written.
     private func heartbeat() {
-        let now = MonotonicClock.microseconds()
+        let now = timer.now()
         let step = state.withLock { s -> (comment: Bool, nextIn: Int64)? in
             guard !s.closed else { return nil }
             let step = Self.heartbeatStep(lastSent: s.lastSent, now: now, interval: limits.heartbeatMicros)
@@ -237,9 +236,18 @@ final class EventStreamSession: @unchecked Sendable {
                 return
             }
             transport.write(Array(": keep-alive\n\n".utf8))
-            state.withLock { $0.lastSent = MonotonicClock.microseconds() }
+            state.withLock { $0.lastSent = timer.now() }
         }
-        timer.schedule(deadline: .now() + .microseconds(Int(step.nextIn)))
+        scheduleHeartbeat(inMicros: step.nextIn)
+    }
+
+    /// The heartbeat again in `micros` (rounded up to a millisecond), on the session's queue; one
+    /// set before `close` lapses.
+    private func scheduleHeartbeat(inMicros micros: Int64) {
+        timer.after(Int((micros + 999) / 1_000)) { [weak self] in
+            guard let self else { return }
+            queue.async { self.heartbeat() }
+        }
     }
 
     /// Ends the stream (a reader too far behind, or the connection went away); idempotent.
@@ -252,7 +260,6 @@ final class EventStreamSession: @unchecked Sendable {
         }
         guard !wasClosed else { return }
         if let reader { journal.removeReader(reader) }
-        timer.cancel()
         transport.close()
     }
 }

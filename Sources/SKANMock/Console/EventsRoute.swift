@@ -29,7 +29,7 @@ struct EventsRoute: AdminRouteCollection {
         let stream = writer.stream(head)
         let session = EventStreamSession(
             bootId: server.bootId, filter: filter, journal: scope.journal,
-            transport: HTTPStreamTransport(stream: stream))
+            transport: HTTPStreamTransport(stream: stream), timer: server.timer)
         // An open console keeps its tenant in use: the registry never drops it meanwhile.
         let tenant = scope.tenant
         tenant.hold()

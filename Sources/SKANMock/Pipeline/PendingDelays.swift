@@ -1,4 +1,3 @@
-import Dispatch
 import SystemPOSIX
 
 /// Answers an injected `delay` fault holds back, until their timer fires or the server stops. A
@@ -7,14 +6,6 @@ import SystemPOSIX
 /// stop, each one still waiting is finished as not answered. Every mode's delayed answers wait
 /// here (`AnswerDelivery`), so the guarantee holds for all of them.
 final class PendingDelays: Sendable {
-    /// Runs `fire` after `milliseconds`: a dispatch timer in the server, the test's hand in tests.
-    typealias Timer = @Sendable (_ milliseconds: Int, _ fire: @escaping @Sendable () -> Void) -> Void
-
-    /// A timer on a global queue, never a blocked thread.
-    static let dispatchTimer: Timer = { milliseconds, fire in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: fire)
-    }
-
     private struct State {
         var next = 0
         var stopped = false
@@ -22,9 +13,10 @@ final class PendingDelays: Sendable {
     }
 
     private let state = Mutex(State())
-    private let timer: Timer
+    /// The server's timer: dispatch in the server, the test's hand in tests.
+    private let timer: ServerTimer
 
-    init(timer: @escaping Timer = PendingDelays.dispatchTimer) {
+    init(timer: ServerTimer = .dispatch) {
         self.timer = timer
     }
 
@@ -41,7 +33,7 @@ final class PendingDelays: Sendable {
             finish(false)
             return
         }
-        timer(milliseconds) { [self] in
+        timer.after(milliseconds) { [self] in
             state.withLock { $0.waiting.removeValue(forKey: id) }?(true)
         }
     }

@@ -30,6 +30,7 @@ struct JournalFileFailureTests {
             if process.isRunning { System.killProcess(process.processIdentifier) }
             process.waitUntilExit()
         }
+        let said = PipeText(errors)
         let port = try #require(ListeningLine.port(of: output))
         let base = "http://127.0.0.1:\(port)"
         let client = CurlClient()
@@ -41,12 +42,9 @@ struct JournalFileFailureTests {
         }
         // The in-memory journal has every request; the file fails and says how many wait.
         #expect(try JSONParser.parse(client.get("\(base)/__admin/requests/count").body)["count"] == 20)
-        var health = JSONValue.null
-        for _ in 0..<100 {
-            health = try JSONParser.parse(client.get("\(base)/__admin/health").body)
-            if health["journal"]?["file"]?["state"] == "failing" { break }
-            System.sleep(microseconds: 50_000)
-        }
+        // The server says so on standard error once health reads it so.
+        #expect(said.wait(for: "writing failed"))
+        var health = try JSONParser.parse(client.get("\(base)/__admin/health").body)
         #expect(health["journal"]?["file"]?["state"] == "failing")
         #expect((health["journal"]?["file"]?["waiting"]?.intValue ?? 0) > 0)
         #expect(health["journal"]?["file"]?["reason"]?.stringValue?.isEmpty == false)
@@ -62,18 +60,15 @@ struct JournalFileFailureTests {
         try lift.run()
         lift.waitUntilExit()
         #expect(lift.terminationStatus == 0)
-        for _ in 0..<100 {
-            health = try JSONParser.parse(client.get("\(base)/__admin/health").body)
-            if health["journal"]?["file"]?["state"] == "ok" { break }
-            System.sleep(microseconds: 50_000)
-        }
+        #expect(said.wait(for: "writing works again"))
+        health = try JSONParser.parse(client.get("\(base)/__admin/health").body)
         #expect(health["journal"]?["file"]?["state"] == "ok")
         let ids = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .compactMap { try? JSONParser.parse(Array($0.utf8))["id"]?.intValue }
         #expect(ids == Array(1...20))
         #expect(process.terminateAndWait(), "SIGTERM stopped the server")
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(said.components(separatedBy: "writing failed").count == 2)  // said once
-        #expect(said.contains("writing works again"))
+        let all = said.all()
+        #expect(all.components(separatedBy: "writing failed").count == 2)  // said once
+        #expect(all.contains("writing works again"))
     }
 }

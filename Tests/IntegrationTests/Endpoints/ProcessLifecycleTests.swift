@@ -42,6 +42,7 @@ struct ProcessLifecycleTests {
         defer { try? FileManager.default.removeItem(atPath: log) }
         let (process, port) = try launch(["--log", log])
         let answered = Mutex(0)
+        let underLoad = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for client in 0..<4 {
             DispatchQueue.global().async(group: group) {
@@ -52,11 +53,16 @@ struct ProcessLifecycleTests {
                     guard let response = try? curl.get(url), response.status == 200, !response.body.isEmpty else {
                         return
                     }
-                    answered.withLock { $0 += 1 }
+                    if answered.withLock({
+                        $0 += 1
+                        return $0
+                    }) == 300 {
+                        underLoad.signal()
+                    }
                 }
             }
         }
-        while answered.withLock({ $0 }) < 300 { usleep(10_000) }
+        #expect(underLoad.wait(timeout: .now() + 60) == .success, "300 requests answered")
         let stopped = Date()
         #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let seconds = Date().timeIntervalSince(stopped)
@@ -84,18 +90,23 @@ struct ProcessLifecycleTests {
             "--upstream-timeout", "2"
         ])
         let group = DispatchGroup()
-        let sent = Mutex(0)
         for client in 0..<5 {
             DispatchQueue.global().async(group: group) {
                 let url =
                     "http://127.0.0.1:\(port)/api/v1/conversion_value?a=K&i=com.example&p=iOS&idfv=D\(client)&n=e&conversion_value=0"
-                sent.withLock { $0 += 1 }
                 _ = try? CurlClient().get(url)
             }
         }
-        // Shadow answers at once; proxy clients wait for the upstream. Either way all five are in.
-        while sent.withLock({ $0 }) < 5 { usleep(10_000) }
-        usleep(300_000)
+        // Shadow answers at once; proxy clients wait for the upstream. Either way all five are in
+        // once the upstream has five connections, one per exchange: taken, and never answered.
+        var exchanges: [Int32] = []
+        defer { exchanges.forEach(System.close) }
+        let deadline = Date().addingTimeInterval(30)
+        while exchanges.count < 5 && Date() < deadline {
+            guard System.waitReadable(silent, milliseconds: 1_000) else { continue }
+            if case .done(let accepted)? = try? System.accept(silent) { exchanges.append(accepted.fd) }
+        }
+        #expect(exchanges.count == 5, "the upstream saw \(exchanges.count) of the 5 exchanges")
         let stopped = Date()
         #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         let seconds = Date().timeIntervalSince(stopped)
@@ -135,7 +146,9 @@ struct ProcessLifecycleTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try #"{"name": "first", "skan3": {"mode": "increment", "max": 2}}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        let (process, port) = try launch(["--model", path, "--no-watch-model"])
+        let errors = Pipe()
+        let (process, port) = try SKANMockExecutable.serve(["--model", path, "--no-watch-model"], errors: errors)
+        let said = PipeText(errors)
         defer {
             #expect(process.terminateAndWait(), "SIGTERM stopped the server")
         }
@@ -143,26 +156,22 @@ struct ProcessLifecycleTests {
         func health() throws -> JSONValue {
             try JSONParser.parse(try client.get("http://127.0.0.1:\(port)/__admin/health").body)
         }
-        /// Sends SIGHUP and waits (at most 5 s) for health to show `condition`.
-        func hangUp(until condition: (JSONValue) -> Bool) throws -> Bool {
+        /// Sends SIGHUP and waits for the server to say `line` (it says it once the reload is done).
+        func hangUp(until line: String) -> Bool {
             kill(process.processIdentifier, SIGHUP)
-            for _ in 0..<100 {
-                if condition(try health()) { return true }
-                usleep(50_000)
-            }
-            return false
+            return said.wait(for: line)
         }
         #expect(try health()["model"]?["name"] == "first")
 
+        // With --no-watch-model no tick looks at the file (`ModelReloadTests`, in process): SIGHUP does.
         try #"{"name": "second", "skan3": {"mode": "increment", "max": 5}}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        usleep(1_500_000)  // longer than the watcher's period: with --no-watch-model nothing happens yet
-        #expect(try health()["model"]?["name"] == "first")
-        #expect(try hangUp { $0["model"]?["name"] == "second" })
+        #expect(hangUp(until: "SIGHUP: model reloaded: second"))
+        #expect(try health()["model"]?["name"] == "second")
 
         try #"{"name": "third", "skan3": {"mode": "increment", "max": 99}}"#.write(
             toFile: path, atomically: true, encoding: .utf8)
-        #expect(try hangUp { $0["model"]?["reload_error"] != nil })
+        #expect(hangUp(until: "SIGHUP: model not reloaded"))
         let after = try health()
         #expect(after["model"]?["name"] == "second")
         #expect(after["model"]?["reload_error"]?.stringValue?.contains("$.skan3.max") == true)

@@ -4,7 +4,9 @@ import SKANDomain
 import SystemPOSIX
 import Testing
 
-/// Faults, time travel, metrics and live reload, end to end.
+@testable import SKANMock
+
+/// Faults, time travel and metrics, end to end (live reload is tested in process: `ModelReloadTests`).
 @Suite("QA features over real sockets")
 struct QAFeatureTests {
     private let skan3 = [
@@ -47,7 +49,9 @@ struct QAFeatureTests {
     }
 
     @Test func aDelayedAnswerDoesNotHoldUpOtherClients() throws {
-        let mock = try TestSKANMock()
+        // Real timers, watched: the test goes on once the slow answer is held back.
+        let timers = WatchedTimer()
+        let mock = try TestSKANMock(timer: timers.timer)
         _ = try putFaults(mock, #"[{"endpoint":"skan4","type":"delay","delay_ms":1500}]"#)
         let order = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
@@ -57,7 +61,7 @@ struct QAFeatureTests {
             order.withLock { $0.append("delayed") }
             done.signal()
         }
-        usleep(200_000)
+        #expect(timers.waitForATimer())
         #expect(try mock.get("/api/v1/conversion_value", skan3).status == 200)
         order.withLock { $0.append("prompt") }
         done.wait()
@@ -133,35 +137,6 @@ struct QAFeatureTests {
         #expect(text.contains("skan_mock_request_duration_seconds_count 3\n"))
         #expect(text.contains("skan_mock_request_duration_seconds_bucket{le=\"+Inf\"} 3\n"))
         #expect(text.contains("skan_mock_journal_entries 3\n"))
-    }
-
-    @Test func reloadsTheModelWhenItsFileChangesAndKeepsItOnABadFile() throws {
-        let path = NSTemporaryDirectory() + "skan-mock-model-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let testing = try String(contentsOfFile: AdminAPITests.configPath("singular-testing.json"), encoding: .utf8)
-        try testing.write(toFile: path, atomically: true, encoding: .utf8)
-        let mock = try TestSKANMock { $0.modelPath = path }
-        #expect(try mock.admin("/__admin/health")["model"]?["name"] == "singular-testing")
-
-        let retention = try String(contentsOfFile: AdminAPITests.configPath("retention.json"), encoding: .utf8)
-        try retention.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try waitFor(mock) { $0["model"]?["name"] == "singular-retention" })
-
-        try "{\"name\": \"broken\",".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try waitFor(mock) { $0["model"]?["reload_error"] != nil })
-        #expect(try mock.admin("/__admin/health")["model"]?["name"] == "singular-retention")
-
-        try testing.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try waitFor(mock) { $0["model"]?["name"] == "singular-testing" && $0["model"]?["reload_error"] == nil })
-    }
-
-    /// Polls health until `condition` holds, for at most 5 s (the watcher checks every second).
-    private func waitFor(_ mock: TestSKANMock, _ condition: (JSONValue) -> Bool) throws -> Bool {
-        for _ in 0..<50 {
-            if condition(try mock.admin("/__admin/health")) { return true }
-            usleep(100_000)
-        }
-        return false
     }
 }
 

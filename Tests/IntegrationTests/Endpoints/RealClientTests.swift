@@ -1,8 +1,9 @@
 import Foundation
 import SKANDomain
-import SKANMock
 import SystemPOSIX
 import Testing
+
+@testable import SKANMock
 
 /// What real client code showed, end to end: a retried request after faults gets the right step,
 /// every request is journaled (wrong URLs, wrong methods, JSON bodies), route aliases, SDID-based S2S.
@@ -73,14 +74,15 @@ struct RealClientEndToEndTests {
     /// A server stopped during an injected delay journals that the answer was not sent, instead of
     /// the 200 the client never got (issue 21).
     @Test func aDelayCutShortByAStopIsJournaledAsNotSent() throws {
-        let mock = try TestSKANMock()
+        let timers = WatchedTimer()
+        let mock = try TestSKANMock(timer: timers.timer)
         let delay = #"{"faults":[{"endpoint":"skan4","type":"delay","delay_ms":30000}]}"#
         #expect(try mock.client.request("PUT", mock.url("/__admin/faults"), body: Array(delay.utf8)).status == 200)
         let connection = try RawConnection(port: mock.server.port)
         connection.send(
             "GET /api/v2/conversion_value?" + TestSKANMock.query(skan4("SLOW")) + " HTTP/1.1\r\nHost: x\r\n\r\n")
         // Held back, and not journaled yet.
-        for _ in 0..<500 where mock.server.answersHeldBack == 0 { System.sleep(microseconds: 10_000) }
+        #expect(timers.waitForATimer())
         #expect(mock.server.answersHeldBack == 1)
         #expect(mock.server.journal.size == 0)
         mock.server.stop(gracePeriod: 0.2)

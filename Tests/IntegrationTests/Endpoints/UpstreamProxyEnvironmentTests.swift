@@ -33,16 +33,15 @@
         }
 
         /// The head of the first request on the first connection to `listener`, nil when none
-        /// arrives in time (the listener and the connection are non-blocking: polled, bounded).
+        /// arrives in time (the listener and the connection are non-blocking: each waited for with
+        /// `poll`, bounded).
         private static func firstRequestHead(arrivingAt listener: Int32, within seconds: Double) -> String? {
             let deadline = Date().addingTimeInterval(seconds)
             var connection: Int32?
             while connection == nil && Date() < deadline {
-                if case .done(let accepted)? = try? System.accept(listener) {
-                    connection = accepted.fd
-                } else {
-                    System.sleep(microseconds: 5_000)
-                }
+                let left = Int32(max(1, deadline.timeIntervalSinceNow * 1_000))
+                guard System.waitReadable(listener, milliseconds: left) else { continue }
+                if case .done(let accepted)? = try? System.accept(listener) { connection = accepted.fd }
             }
             guard let connection else { return nil }
             defer { System.close(connection) }

@@ -22,8 +22,9 @@ struct WaitAndResetTests {
         let mock = try TestSKANMock()
         let port = mock.server.port
         // Answered before its 20 s ran out: `timed_out` is false (no timed assertion: the machine is shared).
+        // Whether the wait arrives before the requests or after, its answer is the same: the
+        // waiting itself is shown in process on a timer moved by hand (`JournalWaitTests`).
         async let waited = offPool("http://127.0.0.1:\(port)/__admin/requests/wait?device=W&count=2&timeout_ms=20000")
-        try await Task.sleep(for: .milliseconds(200))
         // The waiter holds no thread: the server keeps answering, and another waiter times out meanwhile.
         let other = try CurlClient().get(mock.url("/__admin/requests/wait?device=nobody&timeout_ms=100"))
         #expect(try JSONValue.parse(other)["timed_out"] == true)
@@ -57,7 +58,6 @@ struct WaitAndResetTests {
                 try await offPool("http://127.0.0.1:\(port)/__admin/requests/wait?device=M\(n % 4)&timeout_ms=20000")
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
         for n in 0..<4 { _ = try mock.get("/api/v1/conversion_value", session("M\(n)")) }
         for waiter in waiters {
             let body = try JSONValue.parse(try await waiter.value)

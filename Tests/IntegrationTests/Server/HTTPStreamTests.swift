@@ -13,6 +13,11 @@ struct HTTPStreamTests {
     final class Streams: Sendable {
         let open = Mutex<[HTTPStream]>([])
         let closed = Atomic<Int>(0)
+        /// Signalled by each stream's close, for a test to wait on.
+        let closing = DispatchSemaphore(value: 0)
+
+        /// Waits (at most 10 s, a failure rather than a hang) for a stream to close.
+        func waitForAClose() -> Bool { closing.wait(timeout: .now() + 10) == .success }
     }
 
     private func server(_ streams: Streams) throws -> TestHTTPServer {
@@ -22,7 +27,10 @@ struct HTTPStreamTests {
             head.headers.set("Content-Type", "text/event-stream")
             let stream = writer.stream(head)
             stream.write(Array("first\n".utf8))  // may come before the connection took the stream
-            stream.onClose { streams.closed.add(1, ordering: .relaxed) }
+            stream.onClose {
+                streams.closed.add(1, ordering: .relaxed)
+                streams.closing.signal()
+            }
             streams.open.withLock { $0.append(stream) }
         }
         router.on(.get, "/hello") { _, _, writer in writer.send(.json("{}")) }
@@ -55,7 +63,7 @@ struct HTTPStreamTests {
             let rest = client.readToEnd()
             #expect(rest.text == "second\nthird\n" && rest.closed)
         }  // the client closes its side: the connection is gone
-        for _ in 0..<100 where streams.closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(streams.waitForAClose())
         #expect(streams.closed.load(ordering: .relaxed) == 1)
         #expect(stream.pendingBytes == 0)
         // Other clients are served meanwhile and after.
@@ -84,7 +92,7 @@ struct HTTPStreamTests {
             client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = client.read(until: "first\n")
         }  // closed here
-        for _ in 0..<200 where streams.closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(streams.waitForAClose())
         #expect(streams.closed.load(ordering: .relaxed) == 1)
         // Writing to a stream whose client left is harmless.
         streams.open.withLock { $0.first }?.write(Array("late\n".utf8))

@@ -46,7 +46,8 @@ enum SKANMockExecutable {
 
     /// Starts the server with `--port 0` and `arguments` (and `environment` added to the test's);
     /// the process and the port its start-up line names. The caller stops it (`terminateAndWait`).
-    static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    /// `errors` takes its standard error (none: discarded).
+    static func serve(_ arguments: [String], environment: [String: String] = [:], errors: Pipe? = nil) throws -> (
         process: Process, port: Int
     ) {
         let binary = try #require(ProcessLifecycleTests.executable, "build skan-mock first (swift build --build-tests)")
@@ -58,7 +59,7 @@ enum SKANMockExecutable {
         }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         guard let port = ListeningLine.port(of: output) else {
             // It refused to start: it ends by itself, or is killed after a bounded wait.

@@ -1,5 +1,6 @@
 import Foundation
 import SKANDomain
+import SystemPOSIX
 
 @testable import SKANMock
 
@@ -14,7 +15,8 @@ final class TestSKANMock {
     /// 2026-09-15T12:00:00Z: a fixed "now" so windows and timestamps are known to the test.
     static let start: Int64 = 1_789_473_600
 
-    init(configure: (inout ServerOptions) -> Void = { _ in }) throws {
+    /// `timer`: the server's own time (real timers unless a test watches them).
+    init(timer: ServerTimer = .dispatch, configure: (inout ServerOptions) -> Void = { _ in }) throws {
         TestDescriptorLimit.ensure()
         clock = ManualClock(seconds: Self.start)
         logPath = NSTemporaryDirectory() + "skan-mock-test-\(UUID().uuidString).jsonl"
@@ -23,7 +25,9 @@ final class TestSKANMock {
         options.port = 0
         options.logPath = logPath
         configure(&options)
-        server = try SKANMockServer(options: options, clock: clock)
+        server = try SKANMockServer(
+            options: options, clock: clock, localAddresses: System.reachableAddresses().map(\.address),
+            edges: .init(timer: timer))
         try server.start()
     }
 

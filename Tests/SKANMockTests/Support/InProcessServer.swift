@@ -29,7 +29,7 @@ struct InProcessServer {
         configure(&options)
         server = try SKANMockServer(
             options: options, clock: clock, localAddresses: [],
-            edges: .init(upstream: upstream, delayTimer: timer.timer, postbackTransport: postbacks))
+            edges: .init(upstream: upstream, timer: timer.timer, postbackTransport: postbacks))
     }
 
     /// What became of one request: still waiting, answered, or dropped.
