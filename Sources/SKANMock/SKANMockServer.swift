@@ -233,7 +233,12 @@ public final class SKANMockServer: Sendable {
     /// Starts listening. The port is known when this returns. An upstream found to be one of the
     /// ports just bound (`--port 0` and a guess) closes them again and fails the start.
     public func start() throws(StartupError) {
-        try lifecycle.start(parts)
+        do {
+            try lifecycle.start(parts)
+        } catch {
+            // The server's parts fail with its own error; any other is said with the part's name.
+            throw error.error as? StartupError ?? StartupError(.listeners, error.description)
+        }
     }
 
     /// What the start-up stages made running (the journal's file, the upstream, the delays'

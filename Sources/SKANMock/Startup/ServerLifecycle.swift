@@ -5,7 +5,7 @@ import SystemPOSIX
 protocol ServerService: Sendable {
     /// For messages and tests.
     var name: String { get }
-    func start() throws(SKANMockServer.StartupError)
+    func start() throws
     /// Stops it; requests in flight get up to `gracePeriod` seconds (the listeners).
     func stop(gracePeriod: Double)
 }
@@ -14,18 +14,27 @@ protocol ServerService: Sendable {
 /// swift-service-lifecycle's `ServiceGroup` does: what started last stops first (the watcher
 /// before the listeners, the listeners before the upstream and the journal's file, so that every
 /// answer still in flight is journaled and flushed). A part that fails to start stops the ones
-/// already started, in reverse, and its error is the start's. Stopping twice stops once.
+/// already started, in reverse, and the start fails with its name and its error. Stopping twice
+/// stops once. It knows nothing of the server: any set of parts can be run by it.
 final class ServerLifecycle: Sendable {
+    /// A part that did not start: which one, and its own error.
+    struct StartFailure: Error, CustomStringConvertible {
+        let service: String
+        let error: any Error
+
+        var description: String { "\(service) did not start: \(error)" }
+    }
+
     /// The parts started, in order.
     private let started = Mutex<[any ServerService]>([])
 
-    func start(_ services: [any ServerService]) throws(SKANMockServer.StartupError) {
+    func start(_ services: [any ServerService]) throws(StartFailure) {
         for service in services {
             do {
                 try service.start()
             } catch {
                 stop(gracePeriod: 0)
-                throw error
+                throw StartFailure(service: service.name, error: error)
             }
             started.withLock { $0.append(service) }
         }
@@ -52,11 +61,11 @@ final class ServerLifecycle: Sendable {
 /// A part given by its two closures: most of the server's are a line each.
 struct ServerPart: ServerService {
     let name: String
-    private let onStart: @Sendable () throws(SKANMockServer.StartupError) -> Void
+    private let onStart: @Sendable () throws -> Void
     private let onStop: @Sendable (Double) -> Void
 
     init(
-        _ name: String, start: @escaping @Sendable () throws(SKANMockServer.StartupError) -> Void = {},
+        _ name: String, start: @escaping @Sendable () throws -> Void = {},
         stop: @escaping @Sendable (_ gracePeriod: Double) -> Void = { _ in }
     ) {
         self.name = name
@@ -64,6 +73,6 @@ struct ServerPart: ServerService {
         onStop = stop
     }
 
-    func start() throws(SKANMockServer.StartupError) { try onStart() }
+    func start() throws { try onStart() }
     func stop(gracePeriod: Double) { onStop(gracePeriod) }
 }
