@@ -24,6 +24,20 @@ enum AnswerMode: Sendable {
         }
     }
 
+    /// The recording, when one answers first.
+    var replay: Replay? {
+        if case .replay(let replay) = self { return replay }
+        return nil
+    }
+
+    /// Whether an upstream answers or is compared with (`--upstream`).
+    var hasUpstream: Bool {
+        switch self {
+        case .proxy, .shadow: true
+        case .model, .replay: false
+        }
+    }
+
     /// The answer source of one tenant: over its model, devices and faults.
     func source(for tenant: Tenant) -> any AnswerSource {
         let model = ModelAnswerSource(tenant: tenant)

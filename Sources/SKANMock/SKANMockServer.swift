@@ -109,7 +109,7 @@ public final class SKANMockServer: Sendable {
             startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
             ports: ports, listenHost: options.host,
             startup: StartupState(clockOffsetSeconds: options.clockOffsetSeconds),
-            upstream: upstream, replay: replay, answerMode: AnswerMode(upstream: upstream, replay: replay),
+            answerMode: AnswerMode(upstream: upstream, replay: replay),
             journalFile: sink, delays: delays, timer: edges.timer,
             postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
             postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends,

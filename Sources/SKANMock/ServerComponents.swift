@@ -17,11 +17,8 @@ struct ServerComponents: Sendable {
     /// `--host`: what the postback sender must not reach, with `ports`.
     let listenHost: String
     let startup: StartupState
-    /// `--upstream`: the real service the model is compared with (shadow) or that answers (proxy).
-    let upstream: Upstream?
-    /// `--replay`: recorded answers served before the model's.
-    let replay: Replay?
-    /// Who answers Singular's requests (from `upstream` and `replay`), decided once.
+    /// Who answers Singular's requests (the model, `--replay`'s recording, or `--upstream` as a
+    /// proxy or a shadow), decided once; the one place the upstream and the recording are kept.
     let answerMode: AnswerMode
     /// `--log`: the journal's file, whose state health and metrics report.
     let journalFile: JournalFileSink?

@@ -27,7 +27,9 @@ struct ReportRoutes: AdminRouteCollection {
             service.device(id).map { predictor.predict(scope, id, $0, options) }
         }
         var members = report.json.objectValue ?? []
-        if server.upstream != nil { members.append(JSONMember("upstream", UpstreamReport(records: records).json)) }
+        if server.answerMode.hasUpstream {
+            members.append(JSONMember("upstream", UpstreamReport(records: records).json))
+        }
         return .object(members)
     }
 }

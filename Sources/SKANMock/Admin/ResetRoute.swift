@@ -23,7 +23,7 @@ struct ResetRoute: AdminRouteCollection {
         scope.service.resetDevices()
         scope.receivedPostbacks.clear()
         // The devices start again, so do their recorded answers: this tenant's only.
-        server.replay?.rewind(tenant: scope.name)
+        server.answerMode.replay?.rewind(tenant: scope.name)
         switch resetScope {
         case .state:
             scope.faults.clear()
