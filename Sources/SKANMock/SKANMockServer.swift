@@ -29,7 +29,7 @@ public final class SKANMockServer: Sendable {
     /// The postback sender's threads and queue (for tests).
     let postbackSends: PostbackSendQueue
     /// What started, to stop in reverse.
-    private let lifecycle = ServerLifecycle()
+    private let lifecycle: ServerLifecycle
     /// The named tenants (`/t/NAME`).
     let tenants: TenantRegistry
     /// What answers every request, sockets aside: tests drive routes through it in process.
@@ -82,16 +82,27 @@ public final class SKANMockServer: Sendable {
         } catch {
             throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
         }
-        let upstream = try options.upstream.map { options throws(StartupError) in
-            try Self.startUpstream(options, transport: edges.upstream)
-        }
+        if let upstreamOptions = options.upstream { try Self.checkUpstreamFiles(upstreamOptions) }
+        // The running parts, each adopted by the lifecycle the moment it exists: a later failure
+        // stops what was made, in reverse (`unwind`), as a stop would.
+        let lifecycle = ServerLifecycle()
+        self.lifecycle = lifecycle
         do {
             sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
             }
         } catch {
-            upstream?.stop()
             throw StartupError(.journal, error.description)
         }
+        lifecycle.adopt([ServerPart("journal file", stop: { [sink] _ in sink?.flush() })])
+        let upstream: Upstream?
+        do {
+            upstream = try options.upstream.map { options throws(StartupError) in
+                try Self.startUpstream(options, transport: edges.upstream)
+            }
+        } catch {
+            throw Self.unwind(lifecycle, error)
+        }
+        lifecycle.adopt([ServerPart("upstream", stop: { _ in upstream?.stop() })])
         self.upstream = upstream
         self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         service = ConversionService(
@@ -104,6 +115,12 @@ public final class SKANMockServer: Sendable {
         faults = FaultInjector(rules: model.faults)
         let delays = PendingDelays(timer: edges.timer)
         let postbackSends = PostbackSendQueue()
+        lifecycle.adopt([
+            // Delayed answers that outlived the listeners' grace period reached no client: journaled so.
+            ServerPart("delayed answers", stop: { _ in delays.stop() }),
+            // Sends still waiting are journaled as not sent, before the journal's file is flushed.
+            ServerPart("postback sender", stop: { grace in postbackSends.stop(gracePeriod: grace) })
+        ])
         let components = ServerComponents(
             journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
             startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
@@ -156,8 +173,7 @@ public final class SKANMockServer: Sendable {
                 resumeNotes = try Self.resume(
                     from: path, into: service, tenants: tenants, journal: journal, clock: self.clock)
             } catch {
-                upstream?.stop()
-                throw error
+                throw Self.unwind(lifecycle, error)
             }
         }
         if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
@@ -213,7 +229,12 @@ public final class SKANMockServer: Sendable {
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path, timer: edges.timer) : nil
         }
-        lifecycle.adopt(Self.madeParts(sink: sink, upstream: upstream, delays: delays, sends: postbackSends))
+    }
+
+    /// Stops what start-up made before `error` stopped it, and gives `error` back to throw.
+    private static func unwind(_ lifecycle: ServerLifecycle, _ error: StartupError) -> StartupError {
+        lifecycle.stop(gracePeriod: 0)
+        return error
     }
 
     /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
@@ -239,22 +260,6 @@ public final class SKANMockServer: Sendable {
             // The server's parts fail with its own error; any other is said with the part's name.
             throw error.error as? StartupError ?? StartupError(.listeners, error.description)
         }
-    }
-
-    /// What the start-up stages made running (the journal's file, the upstream, the delays'
-    /// timer): adopted by the lifecycle at the end of `init`, stopped after the listeners, so that
-    /// every answer in flight is journaled.
-    private static func madeParts(
-        sink: JournalFileSink?, upstream: Upstream?, delays: PendingDelays, sends: PostbackSendQueue
-    ) -> [any ServerService] {
-        [
-            ServerPart("journal file", stop: { _ in sink?.flush() }),
-            ServerPart("upstream", stop: { _ in upstream?.stop() }),
-            // Delayed answers that outlived the listeners' grace period reached no client: journaled so.
-            ServerPart("delayed answers", stop: { _ in delays.stop() }),
-            // Sends still waiting are journaled as not sent, before the journal's file is flushed.
-            ServerPart("postback sender", stop: { grace in sends.stop(gracePeriod: grace) })
-        ]
     }
 
     /// The parts `start()` starts, in order; `stop` stops them in reverse, then the ones made by
@@ -377,9 +382,9 @@ public final class SKANMockServer: Sendable {
 
     /// The upstream stage: its CA file read and checked as PEM, then its client (libcurl's, unless
     /// a test gives its own `transport`).
-    static func startUpstream(
-        _ options: UpstreamOptions, transport: (any UpstreamTransport)? = nil
-    ) throws(StartupError) -> Upstream {
+    /// Reads and checks `--upstream-ca` with the other files, before the log is opened: a bad one
+    /// leaves the log as it was.
+    static func checkUpstreamFiles(_ options: UpstreamOptions) throws(StartupError) {
         if let ca = options.caFile {
             let bytes: [UInt8]
             do {
@@ -389,6 +394,12 @@ public final class SKANMockServer: Sendable {
             }
             try StartupConfiguration.checkCertificateAuthority(path: ca, bytes: bytes)
         }
+    }
+
+    /// The upstream's client, after its files were checked (`checkUpstreamFiles`).
+    static func startUpstream(
+        _ options: UpstreamOptions, transport: (any UpstreamTransport)? = nil
+    ) throws(StartupError) -> Upstream {
         if let transport { return Upstream(options, transport: transport) }
         do {
             return try Upstream.curl(options)

@@ -1,3 +1,6 @@
+import Foundation
+import SKANDomain
+import SKANFiles
 import SystemPOSIX
 import Testing
 
@@ -50,6 +53,40 @@ import Testing
         }
         #expect(log.all == ["start file", "start listener", "stop listener 0.0", "stop file 0.0"])
         #expect(lifecycle.running.isEmpty)
+    }
+
+    /// Each running part joins the lifecycle the moment it exists: a `--resume` that fails after
+    /// the journal's file opened and the upstream started stops them again, and the file stays as
+    /// it was (issue 48: the upstream was stopped by hand, the file neither flushed nor stopped).
+    @Test func aResumeThatFailsAfterTheLogOpenedLeavesNoPartRunning() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "skan-mock-unwind-" + String(UInt64.random(in: 1...UInt64.max), radix: 36))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("journal.jsonl").path
+        // Past the --resume limit, and sparse: nothing is written to make it.
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        try handle.truncate(atOffset: UInt64(FileBytes.journalLimit) + 1)
+        try handle.close()
+        var options = ServerOptions()
+        options.port = 0
+        options.watchModel = false
+        options.logPath = log
+        options.resume = true
+        options.upstream = try UpstreamOptions(baseURL: "https://upstream.test", mode: .shadow, timeoutSeconds: 5)
+        let upstream = UpstreamTwin()
+        let clock = ManualClock(seconds: InProcessServer.now)
+        let made = Result { () throws(SKANMockServer.StartupError) -> SKANMockServer in
+            try SKANMockServer(options: options, clock: clock, localAddresses: [], edges: .init(upstream: upstream))
+        }
+        switch made {
+        case .success: Issue.record("a journal past the --resume limit was resumed")
+        case .failure(let error): #expect(error.stage == .journal, "\(error)")
+        }
+        #expect(upstream.isStopped)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? UInt64)
+        #expect(size == UInt64(FileBytes.journalLimit) + 1)
     }
 
     /// The real server's parts, in the order they start (the first four made by the start-up

@@ -36,6 +36,9 @@ final class UpstreamTwin: UpstreamTransport {
     /// Every exchange sent so far, in the order sent.
     var sent: [UpstreamForward] { state.withLock { $0.sent } }
 
+    /// Whether the server stopped it.
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
     /// Exchanges sent and not yet answered.
     var openCount: Int { state.withLock { $0.open.count } }
 
