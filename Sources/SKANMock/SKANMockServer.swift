@@ -198,14 +198,7 @@ public final class SKANMockServer: Sendable {
             host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
         // The server's own refusals of requests for an endpoint are journaled too.
         plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = { [metrics = components.metrics] reason, isNew in
-            metrics.recordUnserved(reason: reason)
-            if isNew {
-                StandardStreams.error(
-                    "skan-mock: a connection was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
-                )
-            }
-        }
+        plain.setupFailureObserver = Self.unserved("a connection", components.metrics)
         http = HTTPServer(configuration: plain, responder: responder)
         if let httpsOptions = options.https, let https {
             var secure = HTTPServer.Configuration(
@@ -214,20 +207,26 @@ public final class SKANMockServer: Sendable {
             secure.refusalObserver = { responder.journal($0) }
             // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
             // and said (once per reason), never served as plain HTTP.
-            secure.setupFailureObserver = { [metrics = components.metrics] reason, isNew in
-                metrics.recordUnserved(reason: reason)
-                if isNew {
-                    StandardStreams.error(
-                        "skan-mock: an HTTPS connection was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
-                    )
-                }
-            }
+            secure.setupFailureObserver = Self.unserved("an HTTPS connection", components.metrics)
             httpsServer = HTTPServer(configuration: secure, responder: responder)
         } else {
             httpsServer = nil
         }
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path, timer: edges.timer) : nil
+        }
+    }
+
+    /// What a listener does with a connection closed before it was served (a TLS session that
+    /// could not be made, say): counts it, and says each reason once.
+    private static func unserved(_ what: String, _ metrics: ServerMetrics) -> @Sendable (String, Bool) -> Void {
+        { reason, isNew in
+            metrics.recordUnserved(reason: reason)
+            if isNew {
+                StandardStreams.error(
+                    "skan-mock: \(what) was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
+                )
+            }
         }
     }
 
