@@ -86,16 +86,9 @@ struct Check: ParsableCommand {
                 ()
             )
         }
-        StandardStreams.output(json ? report.json.description : report.text)
-        if let junit {
-            do {
-                try FileBytes.write(Array(report.junit(suiteName: "skan-mock.check").utf8), to: junit)
-            } catch {
-                StandardStreams.error("skan-mock check: cannot write JUnit report \(error.description)")
-                throw ExitCode(2)
-            }
-        }
-        if failOnFindings && report.hasProblems { throw ExitCode(1) }
+        try finish(
+            text: json ? report.json.description : report.text, junit: { report.junit(suiteName: $0) },
+            hasProblems: report.hasProblems)
     }
 
     /// `check Info.plist`: the report on standard output, JUnit when asked, exit 1 on an error finding.
@@ -104,15 +97,23 @@ struct Check: ParsableCommand {
             throw ValidationError("--model and --route are for a HAR capture, not an Info.plist")
         }
         let report = try InfoPlistInput.report(path)
-        StandardStreams.output(json ? report.json.description : report.text)
+        try finish(
+            text: json ? report.json.description : report.text, junit: { report.junit(suiteName: $0) },
+            hasProblems: report.hasProblems)
+    }
+
+    /// Either report's end: on standard output, as JUnit when asked, exit 1 on a problem with
+    /// `--fail-on-findings`.
+    private func finish(text: String, junit makeJUnit: (String) -> String, hasProblems: Bool) throws {
+        StandardStreams.output(text)
         if let junit {
             do {
-                try FileBytes.write(Array(report.junit(suiteName: "skan-mock.check").utf8), to: junit)
+                try FileBytes.write(Array(makeJUnit("skan-mock.check").utf8), to: junit)
             } catch {
                 StandardStreams.error("skan-mock check: cannot write JUnit report \(error.description)")
                 throw ExitCode(2)
             }
         }
-        if failOnFindings && report.hasProblems { throw ExitCode(1) }
+        if failOnFindings && hasProblems { throw ExitCode(1) }
     }
 }
