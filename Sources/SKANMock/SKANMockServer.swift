@@ -67,22 +67,7 @@ public final class SKANMockServer: Sendable {
     ) throws(StartupError) {
         self.options = options
         try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
-        let model: ConversionModel
-        switch options.modelPath.map(Self.readModel) ?? .success(.builtIn) {
-        case .success(let loaded): model = loaded
-        case .failure(let failure):
-            // "--model FILE: $.path: reason", unless the summary already says it is the model.
-            throw StartupError(.model, failure.couldNotRead ? failure.summary : "--model \(failure.summary)")
-        }
-        // Files are read before any is written: a bad replay file or certificate leaves the log as it was.
-        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
-        let https: HTTPSService?
-        do {
-            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
-        } catch {
-            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
-        }
-        if let upstreamOptions = options.upstream { try Self.checkUpstreamFiles(upstreamOptions) }
+        let (model, replay, https) = try Self.loadFiles(options)
         // The running parts, each adopted by the lifecycle the moment it exists: a later failure
         // stops what was made, in reverse (`unwind`), as a stop would.
         let lifecycle = ServerLifecycle()
@@ -142,7 +127,6 @@ public final class SKANMockServer: Sendable {
             processors: System.processorCount()
         )
         limits.maxConnections = budget.maxConnections
-        var notices = budget.notice.map { [$0] } ?? []
 
         let guardian = AdminGuard(
             listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen,
@@ -176,16 +160,8 @@ public final class SKANMockServer: Sendable {
                 throw Self.unwind(lifecycle, error)
             }
         }
-        if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
-        notices += resumeNotes
-        if let replay {
-            notices.append(
-                "skan-mock: replaying \(Counted.text(replay.answerCount, "recorded answer")) for \(Counted.text(replay.deviceCount, "device")) from \(replay.source); other requests get the model's answer and a not_recorded finding"
-            )
-        }
-        notices += https?.notes ?? []
-        if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
-        self.notices = notices
+        notices = Self.notices(
+            budget.notice.map { [$0] } ?? [], guardian: guardian, resume: resumeNotes, replay: replay, https: https)
         // The admin routes, registered once for the default tenant and every named one.
         var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
         admin.register(AdminRouteGroup.collections(components, phone: phone, tenants: tenants))
@@ -194,27 +170,78 @@ public final class SKANMockServer: Sendable {
             site: TenantSite(tenant: defaultTenant, server: components, routes: routes), tenants: tenants,
             admin: admin)
         self.responder = responder
-        var plain = HTTPServer.Configuration(
-            host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
-        // The server's own refusals of requests for an endpoint are journaled too.
-        plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = Self.unserved("a connection", components.metrics)
-        http = HTTPServer(configuration: plain, responder: responder)
-        if let httpsOptions = options.https, let https {
-            var secure = HTTPServer.Configuration(
-                host: options.host, port: httpsOptions.port, limits: limits,
-                errorRenderer: .singular, security: https.security)
-            secure.refusalObserver = { responder.journal($0) }
-            // HTTPS fails closed: a connection whose TLS session cannot be made is closed, counted
-            // and said (once per reason), never served as plain HTTP.
-            secure.setupFailureObserver = Self.unserved("an HTTPS connection", components.metrics)
-            httpsServer = HTTPServer(configuration: secure, responder: responder)
-        } else {
-            httpsServer = nil
-        }
+        (http, httpsServer) = Self.listeners(
+            options, limits: limits, https: https, responder: responder, metrics: components.metrics)
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path, timer: edges.timer) : nil
         }
+    }
+
+    /// The first stage: every file read and checked (the model, `--replay`, HTTPS's certificate and
+    /// CA, `--upstream-ca`) before any is written, so a bad one leaves the log as it was.
+    private static func loadFiles(_ options: ServerOptions) throws(StartupError) -> (
+        model: ConversionModel, replay: Replay?, https: HTTPSService?
+    ) {
+        let model: ConversionModel
+        switch options.modelPath.map(Self.readModel) ?? .success(.builtIn) {
+        case .success(let loaded): model = loaded
+        case .failure(let failure):
+            // "--model FILE: $.path: reason", unless the summary already says it is the model.
+            throw StartupError(.model, failure.couldNotRead ? failure.summary : "--model \(failure.summary)")
+        }
+        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
+        let https: HTTPSService?
+        do {
+            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
+        } catch {
+            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
+        }
+        if let upstreamOptions = options.upstream { try Self.checkUpstreamFiles(upstreamOptions) }
+        return (model, replay, https)
+    }
+
+    /// The listeners over `responder`: plain HTTP, and HTTPS when it is on. The server's own
+    /// refusals of requests for an endpoint are journaled too; HTTPS fails closed: a connection
+    /// whose TLS session cannot be made is closed, counted and said (once per reason), never served
+    /// as plain HTTP.
+    private static func listeners(
+        _ options: ServerOptions, limits: HTTPLimits, https: HTTPSService?, responder: AppResponder,
+        metrics: ServerMetrics
+    ) -> (http: HTTPServer, https: HTTPServer?) {
+        var plain = HTTPServer.Configuration(
+            host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
+        plain.refusalObserver = { responder.journal($0) }
+        plain.setupFailureObserver = Self.unserved("a connection", metrics)
+        guard let httpsOptions = options.https, let https else {
+            return (HTTPServer(configuration: plain, responder: responder), nil)
+        }
+        var secure = HTTPServer.Configuration(
+            host: options.host, port: httpsOptions.port, limits: limits, errorRenderer: .singular,
+            security: https.security)
+        secure.refusalObserver = { responder.journal($0) }
+        secure.setupFailureObserver = Self.unserved("an HTTPS connection", metrics)
+        return (
+            HTTPServer(configuration: plain, responder: responder),
+            HTTPServer(configuration: secure, responder: responder)
+        )
+    }
+
+    /// What start-up says after the listening line: the admin guard, `--resume`'s, `--replay`'s and
+    /// HTTPS's notes, and what this build left out.
+    private static func notices(
+        _ first: [String], guardian: AdminGuard, resume: [String], replay: Replay?, https: HTTPSService?
+    ) -> [String] {
+        var notices = first
+        if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
+        notices += resume
+        if let replay {
+            notices.append(
+                "skan-mock: replaying \(Counted.text(replay.answerCount, "recorded answer")) for \(Counted.text(replay.deviceCount, "device")) from \(replay.source); other requests get the model's answer and a not_recorded finding"
+            )
+        }
+        notices += https?.notes ?? []
+        if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
+        return notices
     }
 
     /// What a listener does with a connection closed before it was served (a TLS session that
