@@ -48,6 +48,15 @@ class Server:
         params.update(extra)
         return self.get("/api/v2/conversion_value", params)
 
+    def post(self, path, body):
+        request = urllib.request.Request(self.base + path, data=body.encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
@@ -518,6 +527,39 @@ def test_download_har_saves_the_requests_on_screen(driver):
         # The calls made before the token was given answered 401, which the browser logs.
         errors = [e for e in javascript_errors(driver) if "401 (Unauthorized)" not in e["message"]]
         assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_postback_rows_say_what_the_postback_says(driver):
+    """Issue 48: a postback's row showed "postback - - - ok 0"; it shows its framework, window,
+    value and the signature's verdict (received) or the receiver's answer (sent), and its details
+    the postback itself."""
+    server = Server()
+    try:
+        server.skan4("PB-1")
+        status, answer = server.post("/__admin/devices/PB-1/postbacks/send",
+                                     json.dumps({"url": server.base, "tier": 3}))
+        assert status == 200, answer
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 7, 5, "the request and six postback rows")
+        cells = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows(driver)]
+        received = [row for row in cells if row[1] == "postback" and row[3].startswith("received")]
+        sent = [row for row in cells if row[1] == "postback" and row[3] == "sent"]
+        assert len(received) == 3 and len(sent) == 3, cells
+        assert sorted(row[4] for row in received) == ["p0", "p1", "p2"], received
+        assert all(row[3] == "received SKAdNetwork" for row in received), received
+        p0 = next(row for row in received if row[4] == "p0")
+        assert p0[5].startswith("fine ") and p0[5].endswith(", unverified"), p0
+        assert all(row[5].endswith(", HTTP 200") for row in sent), sent
+        row = next(r for r in rows(driver) if r.find_elements(By.TAG_NAME, "td")[3].text.startswith("received"))
+        row.click()
+        panel = driver.find_element(By.ID, "details-postback")
+        wait_for(driver, lambda d: panel.is_displayed(), 2, "the postback in the details")
+        text = driver.find_element(By.ID, "details-postback-json").text
+        assert '"transaction_id"' in text and '"framework": "skan"' in text, text
+        driver.save_screenshot(os.path.join(OUT, "console-postbacks.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
     finally:
         server.stop()
 

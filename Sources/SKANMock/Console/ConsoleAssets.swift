@@ -54,6 +54,39 @@ export function valuesText(entry) {
   if (entry.lock) parts.push("lock");
   return parts.join(", ");
 }
+
+const FRAMEWORKS = { skan: "SKAdNetwork", aak: "AdAttributionKit" };
+
+/**
+ * A postback's row, received (`entry.postback`, decoded by the server) or sent (`entry.sent`, the
+ * body Apple's fields name): its framework, window and value, and for a received one the
+ * signature's verdict. Null for any other entry.
+ */
+export function postbackSummary(entry) {
+  if (entry.endpoint !== "postback") return null;
+  const received = entry.postback;
+  if (received) {
+    const value = received.fine !== null && received.fine !== undefined ? "fine " + received.fine
+      : received.coarse ? "coarse " + received.coarse : "no value";
+    const verdict = received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+    return {
+      event: "received " + (FRAMEWORKS[received.framework] || received.framework),
+      window: "p" + received.index,
+      answer: value + ", " + verdict,
+      detail: received,
+    };
+  }
+  const sent = entry.sent;
+  if (sent) {
+    const body = sent.postback || {};
+    const fine = body["conversion-value"];
+    const value = fine !== undefined ? "fine " + fine : body["coarse-conversion-value"] ? "coarse " + body["coarse-conversion-value"] : "no value";
+    const status = (entry.response || {}).status;
+    const outcome = sent.not_sent ? "not sent" : status ? "HTTP " + status : "no answer";
+    return { event: "sent", window: sent.window || "-", answer: value + ", " + outcome, detail: sent };
+  }
+  return null;
+}
 """## + "\n",
         "api.js": ##"""
 // The admin API, with the admin token when the server has one. The token is asked once and kept
@@ -359,7 +392,7 @@ export async function loadCoverage(unauthorized) {
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { parseBody } from "./answers.js";
+import { parseBody, postbackSummary } from "./answers.js";
 
 let selected = null;
 
@@ -435,6 +468,10 @@ export function showDetails(entry, tr) {
     $("details-other-title").textContent = other.title;
     $("details-other-answer").textContent = otherAnswerText(other.answer);
   }
+  // A postback: what it says, decoded (received) or as posted (sent).
+  const postback = postbackSummary(entry);
+  $("details-postback").hidden = !postback;
+  if (postback) $("details-postback-json").textContent = pretty(postback.detail);
   $("curl-text").hidden = true;
   $("curl-text").value = curlCommand(entry);
 }
@@ -856,7 +893,7 @@ export function setConnection(text) {
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
 import { api, base, currentToken, download, Unauthorized } from "./api.js";
-import { answerText } from "./answers.js";
+import { answerText, postbackSummary } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
 import { UPSTREAM_CODES } from "./vocabulary.js";
@@ -899,13 +936,16 @@ function row(entry) {
   }
   const device = el("td");
   device.append(deviceLink(entry.device));
+  // A postback has no event or answer of Singular's: its framework, window, value and verdict.
+  const postback = postbackSummary(entry);
+  if (postback) tr.classList.add("postback");
   tr.append(
     el("td", timeText(entry.time)),
     el("td", entry.endpoint || "-"),
     device,
-    el("td", entry.event || "-"),
-    el("td", entry.window || "-"),
-    el("td", answerText(entry), "answer"),
+    el("td", postback ? postback.event : entry.event || "-"),
+    el("td", postback ? postback.window : entry.window || "-"),
+    el("td", postback ? postback.answer : answerText(entry), "answer"),
     el("td", issues.length, "findings"),
   );
   tr.addEventListener("click", () => showDetails(entry, tr));
@@ -1112,6 +1152,7 @@ admin API under <code>/__admin</code>.</p></body></html>
       <button id="close-details" type="button">close</button></div>
     <textarea id="curl-text" class="curl-text" readonly hidden></textarea>
     <h3>Findings</h3><ul id="details-findings" class="findings"></ul>
+    <div id="details-postback" hidden><h3>Postback</h3><pre id="details-postback-json" class="json"></pre></div>
     <h3>Parameters as sent</h3><table id="details-params" class="params"><tbody></tbody></table>
     <h3>SKAN fields as parsed</h3><pre id="details-skan" class="json"></pre>
     <h3>Answer</h3><pre id="details-answer" class="json"></pre>

@@ -47,3 +47,36 @@ export function valuesText(entry) {
   if (entry.lock) parts.push("lock");
   return parts.join(", ");
 }
+
+const FRAMEWORKS = { skan: "SKAdNetwork", aak: "AdAttributionKit" };
+
+/**
+ * A postback's row, received (`entry.postback`, decoded by the server) or sent (`entry.sent`, the
+ * body Apple's fields name): its framework, window and value, and for a received one the
+ * signature's verdict. Null for any other entry.
+ */
+export function postbackSummary(entry) {
+  if (entry.endpoint !== "postback") return null;
+  const received = entry.postback;
+  if (received) {
+    const value = received.fine !== null && received.fine !== undefined ? "fine " + received.fine
+      : received.coarse ? "coarse " + received.coarse : "no value";
+    const verdict = received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+    return {
+      event: "received " + (FRAMEWORKS[received.framework] || received.framework),
+      window: "p" + received.index,
+      answer: value + ", " + verdict,
+      detail: received,
+    };
+  }
+  const sent = entry.sent;
+  if (sent) {
+    const body = sent.postback || {};
+    const fine = body["conversion-value"];
+    const value = fine !== undefined ? "fine " + fine : body["coarse-conversion-value"] ? "coarse " + body["coarse-conversion-value"] : "no value";
+    const status = (entry.response || {}).status;
+    const outcome = sent.not_sent ? "not sent" : status ? "HTTP " + status : "no answer";
+    return { event: "sent", window: sent.window || "-", answer: value + ", " + outcome, detail: sent };
+  }
+  return null;
+}

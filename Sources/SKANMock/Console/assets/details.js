@@ -1,7 +1,7 @@
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { parseBody } from "./answers.js";
+import { parseBody, postbackSummary } from "./answers.js";
 
 let selected = null;
 
@@ -77,6 +77,10 @@ export function showDetails(entry, tr) {
     $("details-other-title").textContent = other.title;
     $("details-other-answer").textContent = otherAnswerText(other.answer);
   }
+  // A postback: what it says, decoded (received) or as posted (sent).
+  const postback = postbackSummary(entry);
+  $("details-postback").hidden = !postback;
+  if (postback) $("details-postback-json").textContent = pretty(postback.detail);
   $("curl-text").hidden = true;
   $("curl-text").value = curlCommand(entry);
 }

@@ -2,7 +2,7 @@
 // filters in the page's address, pause and follow.
 import { $, el, setConnection, timeText } from "./dom.js";
 import { api, base, currentToken, download, Unauthorized } from "./api.js";
-import { answerText } from "./answers.js";
+import { answerText, postbackSummary } from "./answers.js";
 import { showDetails } from "./details.js";
 import { loadCoverage, scheduleCoverage } from "./coverage.js";
 import { UPSTREAM_CODES } from "./vocabulary.js";
@@ -45,13 +45,16 @@ function row(entry) {
   }
   const device = el("td");
   device.append(deviceLink(entry.device));
+  // A postback has no event or answer of Singular's: its framework, window, value and verdict.
+  const postback = postbackSummary(entry);
+  if (postback) tr.classList.add("postback");
   tr.append(
     el("td", timeText(entry.time)),
     el("td", entry.endpoint || "-"),
     device,
-    el("td", entry.event || "-"),
-    el("td", entry.window || "-"),
-    el("td", answerText(entry), "answer"),
+    el("td", postback ? postback.event : entry.event || "-"),
+    el("td", postback ? postback.window : entry.window || "-"),
+    el("td", postback ? postback.answer : answerText(entry), "answer"),
     el("td", issues.length, "findings"),
   );
   tr.addEventListener("click", () => showDetails(entry, tr));
