@@ -360,7 +360,7 @@ struct TenantTests {
 
     static func revenueModelPath() -> String {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
+        for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.appendingPathComponent("config/revenue.json").path
     }
 }

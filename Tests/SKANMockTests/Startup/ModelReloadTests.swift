@@ -10,7 +10,7 @@ import Testing
 struct ModelReloadTests {
     private static func config(_ name: String) throws -> String {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("config/\(name)").path
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config/\(name)").path
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// byte (run Scripts/embed.sh after editing it), and each file is served with its type.
 @Suite struct ConsoleAssetsTests {
     static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/SKANMock/Console/assets")
 
     @Test func embeddedCopiesEqualTheCommittedFiles() throws {
