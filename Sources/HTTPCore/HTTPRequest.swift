@@ -6,7 +6,7 @@ public struct HTTPRequest: Sendable {
     /// The request-target exactly as sent, e.g. `/api/v1/conversion_value?a=1`.
     public var target: String {
         // A new target has no mount point of the old one.
-        didSet { (mountLength, pathStart) = (0, nil) }
+        didSet { pathStart = nil }
     }
     public var version: HTTPVersion
     public var headers: HTTPHeaders
@@ -15,11 +15,8 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// The TLS version the request came over (`TLSv1.3`), nil for plain HTTP; set by the connection.
     public var tlsVersion: String?
-    /// How many bytes at the start of `target` a responder has read as a mount point (`/t/NAME`)
-    /// and routes past: `path` starts after them. Routing the rest this way copies nothing, where
-    /// a new target cost a tenant's every request a copy of its query.
-    public private(set) var mountLength = 0
-    /// Where `path` starts: after the mount point (its index aligned once, not on every `path`).
+    /// Where `path` starts when a responder has routed past a mount point (`/t/NAME`): the target
+    /// stays as sent, where a new target cost every such request a copy of its query.
     private var pathStart: String.Index?
 
     public init(
@@ -41,15 +38,11 @@ public struct HTTPRequest: Sendable {
         return target[start...]
     }
 
-    /// Routes the rest of the path past its first `length` bytes (a mount point), which must be
-    /// followed by a `/`: `path` starts there, `target` stays as sent.
-    public mutating func mount(droppingPathBytes length: Int) {
-        let end = mountLength + length
-        precondition(
-            target.utf8.count > end
-                && target.utf8[target.utf8.index(target.startIndex, offsetBy: end)] == UInt8(ascii: "/"))
-        mountLength = end
-        pathStart = target[target.utf8.index(target.startIndex, offsetBy: end)...].startIndex
+    /// Routes the rest of the path from `start`, an index of `target` at a `/` after a mount point:
+    /// `path` starts there, `target` stays as sent.
+    public mutating func mount(pathFrom start: String.Index) {
+        precondition(start < target.endIndex && target.utf8[start] == UInt8(ascii: "/"))
+        pathStart = target[start...].startIndex  // aligned once, not on every `path`
     }
 
     /// The raw query string after the `?` (empty when there is none).

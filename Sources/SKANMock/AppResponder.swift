@@ -46,7 +46,7 @@ struct AppResponder: HTTPResponder {
         }
         if prefix.restIsEmpty, request.method == .get || request.method == .head {
             // The tenant's home page links relatively, as the root's does: from `/t/NAME/`.
-            writer.send(Self.redirect(to: request.path + "/" + request.target.dropFirst(request.path.count)))
+            writer.send(Self.redirect(to: path + "/" + request.target.dropFirst(path.count)))
             return
         }
         // The rest of the path, already found; a bare `/t/NAME` is the tenant's `/` (its home page).
@@ -58,7 +58,7 @@ struct AppResponder: HTTPResponder {
             if prefix.restIsEmpty {
                 inner.target = prefix.innerTarget(request.target)
             } else {
-                inner.mount(droppingPathBytes: prefix.length)
+                inner.mount(pathFrom: prefix.rest)
             }
             // The guard and the token first: a refused admin request makes no tenant (G2).
             if let refusal = admin.refusal(for: inner) {

@@ -36,6 +36,8 @@ public final class SKANMockServer: Sendable {
     let responder: any HTTPResponder
     /// The admin API, the console and the phone set-up: one router for every tenant.
     let admin: AdminRouteGroup
+    /// Every admin route registered by any group this server makes.
+    let adminRegistrations = AdminRouteGroup.RouteRegistrations()
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
     /// the open-file limit could not be raised.
     public let notices: [String]
@@ -163,7 +165,7 @@ public final class SKANMockServer: Sendable {
         notices = Self.notices(
             budget.notice.map { [$0] } ?? [], guardian: guardian, resume: resumeNotes, replay: replay, https: https)
         // The admin routes, registered once for the default tenant and every named one.
-        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken)
+        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken, registrations: adminRegistrations)
         admin.register(AdminRouteGroup.collections(components, phone: phone, tenants: tenants))
         self.admin = admin
         let responder = AppResponder(

@@ -39,12 +39,13 @@ struct AdminRouteGroup: Sendable {
     let authorization: AdminAuthorization?
     /// Every route registered, in order: what the OpenAPI document is held to (`OpenAPIDocumentTests`).
     private(set) var registered: [(method: HTTPMethod, path: String, access: Access)] = []
-    /// Counts every route registered through any group the server makes: once at start-up, however
-    /// many tenants come (issue 46: each tenant was a copy of the whole admin site).
+    /// The server's count of the routes registered through every group it makes (each group is
+    /// given it): once at start-up, however many tenants come (issue 46: each tenant was a copy of
+    /// the whole admin site).
     let registrations: RouteRegistrations
 
     /// `token`: `--admin-token`; nil or empty means none.
-    init(guardian: AdminGuard, token: String?, registrations: RouteRegistrations = RouteRegistrations()) {
+    init(guardian: AdminGuard, token: String?, registrations: RouteRegistrations) {
         self.guardian = guardian
         self.registrations = registrations
         authorization = token.flatMap { $0.isEmpty ? nil : AdminAuthorization(token: $0) }

@@ -7,8 +7,6 @@ struct TenantPrefix {
     let name: String
     /// Where the path after `/t/NAME` starts in the target.
     let rest: String.Index
-    /// The bytes of `/t/NAME`.
-    let length: Int
     /// Whether nothing follows the name in the path.
     let restIsEmpty: Bool
 
@@ -36,8 +34,7 @@ struct TenantPrefix {
         guard length > 0 else { return .failure(.noName) }
         guard let name else { return .failure(.badName) }
         let rest = path.utf8.index(path.startIndex, offsetBy: skip + length)
-        return .success(
-            TenantPrefix(name: name, rest: rest, length: skip + length, restIsEmpty: rest == path.endIndex))
+        return .success(TenantPrefix(name: name, rest: rest, restIsEmpty: rest == path.endIndex))
     }
 
     /// The target the tenant reads: the rest of the path (`/` when there is none) and the query,
