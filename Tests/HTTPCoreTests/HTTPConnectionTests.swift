@@ -156,6 +156,24 @@ struct HTTPConnectionTests {
         #expect(busy.writeShut)
     }
 
+    /// A handshake counts against the header deadline from accept, so a client that trickles a
+    /// byte now and then (a TLS slowloris) is closed as one that sends nothing; each byte is
+    /// progress the session takes, but resets no timer.
+    @Test func aTrickledHandshakeIsClosedAtTheHeaderDeadlineCountedFromAccept() {
+        var limits = HTTPLimits()
+        limits.headerTimeoutSeconds = 1
+        let harness = ConnectionHarness(limits: limits, security: EndlessHandshake(), responder: EchoTarget())
+        for _ in 0..<2 {
+            harness.clientSends("\u{16}")
+            harness.sweep(after: 0.45)
+            #expect(!harness.isClosed)
+        }
+        harness.clientSends("\u{16}")
+        harness.sweep(after: 0.2)
+        #expect(harness.isClosed, "1.1 s after accept, whatever came meanwhile")
+        #expect(harness.take() == "", "nothing can be said before the handshake is done")
+    }
+
     @Test func aClientThatStopsReadingIsDroppedAtTheWriteDeadline() {
         let harness = ConnectionHarness(responder: BigAnswers(size: 10))
         harness.io.queue.sync { harness.io.room = 5 }
@@ -175,6 +193,19 @@ struct HTTPConnectionTests {
         harness.settle()
         #expect(harness.isClosed)
     }
+}
+
+/// A handshake that takes every byte and never finishes: the client of a TLS slowloris.
+struct EndlessHandshake: HTTPWireSecurity {
+    final class Session: HTTPWireSession {
+        func receive(_ wire: UnsafeRawBufferPointer, into plaintext: inout [UInt8]) -> HTTPWireStatus { .ok }
+        func send(_ plaintext: UnsafeRawBufferPointer, into wire: inout [UInt8]) -> Bool { false }
+        func takeOutput(into wire: inout [UInt8]) {}
+        var protocolVersion: String? { nil }
+    }
+
+    func makeSession() -> (any HTTPWireSession)? { Session() }
+    var plaintextRefusal: String { "this port speaks nothing yet" }
 }
 
 /// Answers every request with `size` bytes, counting them.

@@ -66,14 +66,14 @@ final class ConnectionHarness: @unchecked Sendable {
     private let closedFlag = Mutex(false)
 
     init(
-        limits: HTTPLimits = HTTPLimits(), held: Int = 64 * 1024 * 1024,
+        limits: HTTPLimits = HTTPLimits(), held: Int = 64 * 1024 * 1024, security: (any HTTPWireSecurity)? = nil,
         refusals: (@Sendable (HTTPRefusal) -> Void)? = nil, responder: any HTTPResponder
     ) {
         let clock = clock
         let closedFlag = closedFlag
         connection = HTTPConnection(
             id: 1, io: io, remoteAddress: "127.0.0.1:50000", responder: responder, limits: limits,
-            errorRenderer: .plainText, refusalObserver: refusals, held: HeldBytes(limit: held),
+            errorRenderer: .plainText, security: security, refusalObserver: refusals, held: HeldBytes(limit: held),
             clock: { clock.now }, onClose: { _ in closedFlag.withLock { $0 = true } })
         let started = io.queue.sync { connection.start() }
         precondition(started == nil, "the memory socket was refused: \(started ?? "")")

@@ -99,25 +99,24 @@ import Testing
         let silent = try #require(CapturingReceiver(silent: true, seconds: 20))
         let queue = mock.server.postbackSends
         let total = queue.workers + queue.capacity
-        let answers = Mutex<[Int]>([])
-        let group = DispatchGroup()
+        // One more than it holds, at once: the receiver keeps every post it takes for 20 s, so the
+        // first answer is the one refused, whichever of them came last.
+        let first = Mutex<CurlClient.Response?>(nil)
+        let answered = DispatchSemaphore(value: 0)
         let sendURL = mock.url("/__admin/devices/QA-1/postbacks/send")
         let body = JSONWriter.serialize(.object([JSONMember("url", .string(silent.url + "/r"))]))
-        for _ in 0..<total {
-            group.enter()
+        for _ in 0...total {
             Thread.detachNewThread {
-                defer { group.leave() }
-                let status = (try? CurlClient().request("POST", sendURL, body: body).status) ?? -1
-                answers.withLock { $0.append(status) }
+                guard let response = try? CurlClient().request("POST", sendURL, body: body) else { return }
+                first.withLock { $0 = $0 ?? response }
+                answered.signal()
             }
         }
-        // Every one of them is running or waiting before the next comes.
-        let limit = Date().addingTimeInterval(15)
-        while queue.waiting < queue.capacity && Date() < limit { Thread.sleep(forTimeInterval: 0.01) }
-        let refused = try send(mock, silent.url + "/r")
+        #expect(answered.wait(timeout: .now() + 15) == .success)
+        let refused = try #require(first.withLock { $0 })
         #expect(refused.status == 503, "\(refused.text)")
         #expect(refused.text.contains("the postback sender is busy"), "\(refused.text)")
         #expect(refused.headers.contains { $0.name.lowercased() == "retry-after" })
-        _ = group.wait(timeout: .now() + 0.1)
+        #expect(queue.waiting == queue.capacity)
     }
 }
