@@ -9,33 +9,31 @@ import SystemPOSIX
 public final class SKANMockServer: Sendable {
     public let options: ServerOptions
     public let service: ConversionService
-    public let journal: Journal
+    public var journal: Journal { running.journal }
     public let faults: FaultInjector
     /// The server's clock: the real one (or a test's) moved by the time-travel offset.
     public let clock: OffsetClock
-    private let sink: JournalFileSink?
-    private let http: HTTPServer
-    /// The HTTPS port's server: the same responder, parser, limits and journal over TLS.
-    private let httpsServer: HTTPServer?
+    /// What the start-up stages started: the journal's file, the upstream, the delays, the sender.
+    private let running: RunningParts
+    /// The listeners and what answers on them.
+    private let listeners: ServerListeners
     private let ports = ListeningPorts()
     private let modelStatus = ModelStatus()
     private let watcher: ModelFileWatcher?
-    private let upstream: Upstream?
     /// Shadow mode's entries of the default tenant waiting for the upstream (for tests).
-    var upstreamArrivals: ArrivalOrder? { upstream == nil ? nil : defaultTenant.arrivals }
+    var upstreamArrivals: ArrivalOrder? { running.upstream == nil ? nil : defaultTenant.arrivals }
     /// The default tenant (the unprefixed paths).
     let defaultTenant: Tenant
-    private let delays: PendingDelays
     /// The postback sender's threads and queue (for tests).
-    let postbackSends: PostbackSendQueue
+    var postbackSends: PostbackSendQueue { running.postbackSends }
     /// What started, to stop in reverse.
-    private let lifecycle: ServerLifecycle
+    private let lifecycle = ServerLifecycle()
     /// The named tenants (`/t/NAME`).
     let tenants: TenantRegistry
     /// What answers every request, sockets aside: tests drive routes through it in process.
-    let responder: any HTTPResponder
+    var responder: any HTTPResponder { listeners.responder }
     /// The admin API, the console and the phone set-up: one router for every tenant.
-    let admin: AdminRouteGroup
+    var admin: AdminRouteGroup { listeners.admin }
     /// Every admin route registered by any group this server makes.
     let adminRegistrations = AdminRouteGroup.RouteRegistrations()
     /// Lines for standard error about the start-up, e.g. fewer connections than asked for because
@@ -64,177 +62,54 @@ public final class SKANMockServer: Sendable {
         var postbackTransport: any PostbackTransport = SocketPostbackTransport()
     }
 
+    /// The stages in order, each given what the one before made: the options checked, the files
+    /// loaded, the running parts opened (each adopted by the lifecycle as it is made, so that a
+    /// later failure stops them again), the tenants, `--resume`, then the listeners.
     init(
         options: ServerOptions, clock: any SKANClock, localAddresses: @autoclosure () -> [String], edges: Edges
     ) throws(StartupError) {
         self.options = options
         try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
-        let (model, replay, https) = try Self.loadFiles(options)
-        // The running parts, each adopted by the lifecycle the moment it exists: a later failure
-        // stops what was made, in reverse (`unwind`), as a stop would.
-        let lifecycle = ServerLifecycle()
-        self.lifecycle = lifecycle
-        do {
-            sink = try options.logPath.map { path throws(JournalFileSink.OpenFailure) in try JournalFileSink(path: path)
-            }
-        } catch {
-            throw StartupError(.journal, error.description)
-        }
-        lifecycle.adopt([ServerPart("journal file", stop: { [sink] _ in sink?.flush() })])
-        let upstream: Upstream?
-        do {
-            upstream = try options.upstream.map { options throws(StartupError) in
-                try Self.startUpstream(options, transport: edges.upstream)
-            }
-        } catch {
-            throw Self.unwind(lifecycle, error)
-        }
-        lifecycle.adopt([ServerPart("upstream", stop: { _ in upstream?.stop() })])
-        self.upstream = upstream
-        self.clock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
-        service = ConversionService(
-            model: model, clock: self.clock, deviceCapacity: options.deviceCapacity, deviceBytes: options.deviceBytes,
-            strict: options.strict)
-        let journalShare = Tenant.journalBounds(options)
-        journal = Journal(
-            capacity: options.journalSize, capacityBytes: options.journalBytes, tenantCapacity: journalShare.capacity,
-            tenantCapacityBytes: journalShare.bytes, clock: self.clock, sink: sink)
-        faults = FaultInjector(rules: model.faults)
-        let delays = PendingDelays(timer: edges.timer)
-        let postbackSends = PostbackSendQueue()
-        lifecycle.adopt([
-            // Delayed answers that outlived the listeners' grace period reached no client: journaled so.
-            ServerPart("delayed answers", stop: { _ in delays.stop() }),
-            // Sends still waiting are journaled as not sent, before the journal's file is flushed.
-            ServerPart("postback sender", stop: { grace in postbackSends.stop(gracePeriod: grace) })
-        ])
+        let files = try StartupFiles(options)
+        let offsetClock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
+        self.clock = offsetClock
+        let running = try RunningParts(options, clock: offsetClock, edges: edges, into: lifecycle)
+        self.running = running
+        let service = ConversionService(
+            model: files.model, clock: offsetClock, deviceCapacity: options.deviceCapacity,
+            deviceBytes: options.deviceBytes, strict: options.strict)
+        self.service = service
+        faults = FaultInjector(rules: files.model.faults)
         let components = ServerComponents(
-            journal: journal, metrics: ServerMetrics(), modelStatus: modelStatus,
-            startedAt: MonotonicClock.microseconds(), bootId: String(UInt64.random(in: 1...UInt64.max), radix: 36),
-            ports: ports, listenHost: options.host,
-            startup: StartupState(clockOffsetSeconds: options.clockOffsetSeconds),
-            answerMode: AnswerMode(upstream: upstream, replay: replay),
-            journalFile: sink, delays: delays, timer: edges.timer,
-            postbackSigning: https?.postbackSigning ?? PostbackSigning(unsigned: PostbackSigning.unavailableHere),
-            postbackVerifier: PostbackVerifier.server(local: https?.postbackKey), postbackSends: postbackSends,
-            postbackTransport: edges.postbackTransport)
+            options, files: files, running: running, ports: ports, modelStatus: modelStatus, edges: edges)
         defaultTenant = Tenant(
-            name: nil, service: service, faults: faults, clock: self.clock, birthModel: model,
+            name: nil, service: service, faults: faults, clock: offsetClock, birthModel: files.model,
             arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard))
-        self.delays = delays
-        self.postbackSends = postbackSends
-        var limits = options.limits
-        let budget = DescriptorBudget.fit(
-            maxConnections: limits.maxConnections, listeners: options.https == nil ? 1 : 2,
-            processors: System.processorCount()
-        )
-        limits.maxConnections = budget.maxConnections
-
-        let guardian = AdminGuard(
-            listenHost: options.host, hasToken: !(options.adminToken ?? "").isEmpty, adminOpen: options.adminOpen,
-            hosts: AdminHostCheck(
-                listenHost: options.host, allowedHosts: options.allowedHosts,
-                tlsNames: options.https?.extraNames ?? []))
-        let phone = PhoneRoutes(https: https, ports: ports, listeningHost: options.host)
         let routes = SingularRoutes(aliases: options.routes)
-        // A named tenant starts with the server's model as it is now, the start-up clock offset
-        // and no device; one dropped leaves nothing behind, in the journal's view either.
-        let defaultService = service
-        let tenants = TenantRegistry(
-            capacity: options.maxTenants, deviceBounds: Tenant.deviceBounds(options), clock: clock,
-            make: { name in
-                let tenant = Tenant.fresh(
-                    named: name, model: defaultService.model, baseClock: clock, options: options)
-                return TenantSite(tenant: tenant, server: components, routes: routes)
-            },
-            dropped: { [journal, replay] site in
-                journal.clear(devices: true, tenant: site.tenant.name, forget: true)
-                replay?.rewind(tenant: site.tenant.name)
-            })
+        let tenants = TenantRegistry.factory(
+            options, defaultService: service, clock: clock, components: components, routes: routes,
+            replay: files.replay)
         self.tenants = tenants
-        var resumeNotes: [String] = []
-        // The configuration stage made sure that --resume has a --log file.
-        if options.resume, let path = options.logPath, path != "-" {
-            do {
-                resumeNotes = try Self.resume(
-                    from: path, into: service, tenants: tenants, journal: journal, clock: self.clock)
-            } catch {
-                throw Self.unwind(lifecycle, error)
-            }
+        let resumed = try running.unwinding { () throws(StartupError) in
+            try Self.resume(options, into: service, tenants: tenants, journal: running.journal, clock: offsetClock)
         }
-        notices = Self.notices(
-            budget.notice.map { [$0] } ?? [], guardian: guardian, resume: resumeNotes, replay: replay, https: https)
-        // The admin routes, registered once for the default tenant and every named one.
-        var admin = AdminRouteGroup(guardian: guardian, token: options.adminToken, registrations: adminRegistrations)
-        admin.register(AdminRouteGroup.collections(components, phone: phone, tenants: tenants))
-        self.admin = admin
-        let responder = AppResponder(
+        listeners = ServerListeners(
+            options, files: files, components: components,
             site: TenantSite(tenant: defaultTenant, server: components, routes: routes), tenants: tenants,
-            admin: admin)
-        self.responder = responder
-        (http, httpsServer) = Self.listeners(
-            options, limits: limits, https: https, responder: responder, metrics: components.metrics)
+            registrations: adminRegistrations)
+        notices = Self.notices(listeners, resume: resumed, replay: files.replay, https: files.https)
         watcher = options.modelPath.flatMap { path in
             options.watchModel ? ModelFileWatcher(path: path, timer: edges.timer) : nil
         }
     }
 
-    /// The first stage: every file read and checked (the model, `--replay`, HTTPS's certificate and
-    /// CA, `--upstream-ca`) before any is written, so a bad one leaves the log as it was.
-    private static func loadFiles(_ options: ServerOptions) throws(StartupError) -> (
-        model: ConversionModel, replay: Replay?, https: HTTPSService?
-    ) {
-        let model: ConversionModel
-        switch options.modelPath.map(Self.readModel) ?? .success(.builtIn) {
-        case .success(let loaded): model = loaded
-        case .failure(let failure):
-            // "--model FILE: $.path: reason", unless the summary already says it is the model.
-            throw StartupError(.model, failure.couldNotRead ? failure.summary : "--model \(failure.summary)")
-        }
-        let replay = try options.replayPath.map { path throws(StartupError) in try Self.loadReplay(path) }
-        let https: HTTPSService?
-        do {
-            https = try options.https.map { options throws(HTTPSService.SetupError) in try HTTPSService(options) }
-        } catch {
-            throw StartupError(.tls, "cannot serve HTTPS: \(error.description)")
-        }
-        if let upstreamOptions = options.upstream { try Self.checkUpstreamFiles(upstreamOptions) }
-        return (model, replay, https)
-    }
-
-    /// The listeners over `responder`: plain HTTP, and HTTPS when it is on. The server's own
-    /// refusals of requests for an endpoint are journaled too; HTTPS fails closed: a connection
-    /// whose TLS session cannot be made is closed, counted and said (once per reason), never served
-    /// as plain HTTP.
-    private static func listeners(
-        _ options: ServerOptions, limits: HTTPLimits, https: HTTPSService?, responder: AppResponder,
-        metrics: ServerMetrics
-    ) -> (http: HTTPServer, https: HTTPServer?) {
-        var plain = HTTPServer.Configuration(
-            host: options.host, port: options.port, limits: limits, errorRenderer: .singular)
-        plain.refusalObserver = { responder.journal($0) }
-        plain.setupFailureObserver = Self.unserved("a connection", metrics)
-        guard let httpsOptions = options.https, let https else {
-            return (HTTPServer(configuration: plain, responder: responder), nil)
-        }
-        var secure = HTTPServer.Configuration(
-            host: options.host, port: httpsOptions.port, limits: limits, errorRenderer: .singular,
-            security: https.security)
-        secure.refusalObserver = { responder.journal($0) }
-        secure.setupFailureObserver = Self.unserved("an HTTPS connection", metrics)
-        return (
-            HTTPServer(configuration: plain, responder: responder),
-            HTTPServer(configuration: secure, responder: responder)
-        )
-    }
-
     /// What start-up says after the listening line: the admin guard, `--resume`'s, `--replay`'s and
     /// HTTPS's notes, and what this build left out.
     private static func notices(
-        _ first: [String], guardian: AdminGuard, resume: [String], replay: Replay?, https: HTTPSService?
+        _ listeners: ServerListeners, resume: [String], replay: Replay?, https: HTTPSService?
     ) -> [String] {
-        var notices = first
-        if guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
+        var notices = listeners.budgetNotice.map { [$0] } ?? []
+        if listeners.guardian.changesFromThisMachineOnly { notices.append(AdminGuard.startupNotice) }
         notices += resume
         if let replay {
             notices.append(
@@ -244,25 +119,6 @@ public final class SKANMockServer: Sendable {
         notices += https?.notes ?? []
         if let compiledOut = BuildFeatures.notice() { notices.append(compiledOut) }
         return notices
-    }
-
-    /// What a listener does with a connection closed before it was served (a TLS session that
-    /// could not be made, say): counts it, and says each reason once.
-    private static func unserved(_ what: String, _ metrics: ServerMetrics) -> @Sendable (String, Bool) -> Void {
-        { reason, isNew in
-            metrics.recordUnserved(reason: reason)
-            if isNew {
-                StandardStreams.error(
-                    "skan-mock: \(what) was closed before it was served: \(reason) (counted in skan_mock_connections_unserved_total; said once per reason)"
-                )
-            }
-        }
-    }
-
-    /// Stops what start-up made before `error` stopped it, and gives `error` back to throw.
-    private static func unwind(_ lifecycle: ServerLifecycle, _ error: StartupError) -> StartupError {
-        lifecycle.stop(gracePeriod: 0)
-        return error
     }
 
     /// A server started in process, for a Swift test suite: on 127.0.0.1 and a free port (read
@@ -294,7 +150,7 @@ public final class SKANMockServer: Sendable {
     /// the start-up stages (`ServerLifecycle`).
     private var parts: [any ServerService] {
         let options = options
-        let (http, httpsServer, ports) = (http, httpsServer, ports)
+        let (http, httpsServer, ports) = (listeners.http, listeners.https, ports)
         var parts: [any ServerService] = [Self.listener("http listener", http, option: "--port", port: options.port)]
         if let httpsServer {
             parts.append(
@@ -353,7 +209,7 @@ public final class SKANMockServer: Sendable {
     /// The parts running, in start order (for tests).
     var runningParts: [String] { lifecycle.running }
 
-    public var port: Int { http.port }
+    public var port: Int { listeners.http.port }
 
     /// Why a listener did not start, blaming the option at fault: a host name that does not
     /// resolve is `--host`'s, whatever the port; the rest is the port's.
@@ -373,7 +229,7 @@ public final class SKANMockServer: Sendable {
     }
 
     /// The HTTPS port, when `--https-port` was given.
-    public var httpsPort: Int? { httpsServer?.port }
+    public var httpsPort: Int? { listeners.https?.port }
 
     /// `http://HOST:PORT`, the line scripts wait for.
     public var url: String { Self.url(scheme: "http", host: options.host, port: port) }
@@ -392,11 +248,11 @@ public final class SKANMockServer: Sendable {
     }
 
     /// Answers an injected `delay` fault holds back right now (journaled once sent).
-    public var answersHeldBack: Int { delays.count }
+    public var answersHeldBack: Int { running.delays.count }
 
     /// Blocks until every journal line recorded so far is in the log (tests read the file after).
     public func flushJournalLog() {
-        sink?.flush()
+        running.journalFile?.flush()
     }
 
     /// Reads and checks a model file; the built-in testing model when `path` is nil.

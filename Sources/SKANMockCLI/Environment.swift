@@ -38,6 +38,11 @@ struct Environment {
         return number
     }
 
+    /// A comma list (`SKAN_MOCK_ALLOWED_HOSTS`, `SKAN_MOCK_TLS_NAMES`), blanks around names dropped.
+    func list(_ name: String) -> [String] {
+        (self[name] ?? "").split(separator: ",").map { String($0.trimmingASCIIWhitespace()) }.filter { !$0.isEmpty }
+    }
+
     func flag(_ name: String) -> Bool {
         guard let text = self[name]?.lowercased() else { return false }
         return ["1", "true", "yes", "on"].contains(text)

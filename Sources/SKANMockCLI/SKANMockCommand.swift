@@ -53,6 +53,8 @@ struct SKANMockCommand: ParsableCommand {
     }
 
     private static func fail(_ error: any Error, see: String?) -> Never {
+        // An option group said its refusal itself (`ServeOptionGroup.check`).
+        if let status = Serve.refused.withLock({ $0 }) { System.exit(status) }
         if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
         StandardStreams.error(Self.oneLine(fullMessage(for: error), see: see))
         System.exit(exitCode(for: error).rawValue)

@@ -107,6 +107,12 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 reason: "\(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
             )
         }
+        self.init(path: path, endpoint: endpoint, parameters: try Self.parameters(query, alias: text))
+    }
+
+    /// The parameters after the alias's `?`: each named once, fixed (`a=KEY`) or copied
+    /// (`idfv={sing}`); `text` is the whole alias, for the error.
+    private static func parameters(_ query: Substring, alias text: String) throws(ParseError) -> [Parameter] {
         var parameters: [Parameter] = []
         for pair in FormURLEncoding.pairs(query) {
             guard !pair.name.isEmpty, !pair.value.isEmpty else {
@@ -135,7 +141,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 parameters.append(Parameter(name: pair.name, value: pair.value))
             }
         }
-        self.init(path: path, endpoint: endpoint, parameters: parameters)
+        return parameters
     }
 
     /// Why no request could ever reach `path` as an alias, or nil. The server's own pages take

@@ -46,6 +46,8 @@ public struct ServerOptions: Sendable {
     /// `--replay`: a replay file (`skan-mock record`) whose answers are served for the requests
     /// it recorded; the model answers the rest, with a `not_recorded` finding.
     public var replayPath: String?
+    /// Where the values checked together came from, for the messages that refuse them.
+    public var sources = OptionSources()
 
     public init() {}
 

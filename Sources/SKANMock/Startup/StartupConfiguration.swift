@@ -8,13 +8,17 @@ enum StartupConfiguration {
 
     /// `localAddresses`: this machine's interface addresses, for an upstream named by one of them.
     static func check(_ options: ServerOptions, localAddresses: [String] = []) throws(StartupError) {
-        guard options.clockOffsetSeconds.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
+        let offset = options.clockOffsetSeconds
+        guard offset.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
+            let limit = "more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"
             throw StartupError(
                 .configuration,
-                "clock offset \(options.clockOffsetSeconds) s is more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"
-            )
+                options.sources.clockOffset.map { "\($0) \(offset): is \(limit)" }
+                    ?? "clock offset \(offset) s is \(limit)")
         }
-        if let conflict = RouteAlias.conflict(in: options.routes) { throw StartupError(.configuration, conflict) }
+        if let conflict = RouteAlias.conflict(in: options.routes, source: options.sources.routes) {
+            throw StartupError(.configuration, conflict)
+        }
         if options.resume && (options.logPath == nil || options.logPath == "-") {
             throw StartupError(
                 .configuration, "--resume reads the journal back from its --log file: give --log FILE")

@@ -51,6 +51,8 @@ public final class JournalFileSink: JournalSink {
     private nonisolated(unsafe) var backlog: [[UInt8]] = []
     private nonisolated(unsafe) var backlogBytes = 0
     private nonisolated(unsafe) var retryArmed = false
+    /// Set by `close()`; writer queue only.
+    private nonisolated(unsafe) var closed = false
     private let published = Mutex(Status())
 
     /// The file's state, for health and metrics.
@@ -116,7 +118,7 @@ public final class JournalFileSink: JournalSink {
     deinit {
         closing.store(true, ordering: .releasing)
         batchStarted.signal()
-        if ownsDescriptor { System.close(fd) }
+        if ownsDescriptor && !closed { System.close(fd) }
     }
 
     public func write(line: [UInt8]) {
@@ -132,6 +134,23 @@ public final class JournalFileSink: JournalSink {
     public func flush() {
         queue.sync { drain() }
     }
+
+    /// Writes what is pending, then closes the file: the server's last part to stop, so that the
+    /// descriptor is given back when the server stops, or its start fails, not when the sink's
+    /// last reference goes. Lines handed over later are dropped; closing twice closes once.
+    public func close() {
+        queue.sync {
+            drain()
+            guard !closed else { return }
+            closed = true
+            if ownsDescriptor { System.close(fd) }
+        }
+        closing.store(true, ordering: .releasing)
+        batchStarted.signal()
+    }
+
+    /// Whether `close()` ran.
+    public var isClosed: Bool { queue.sync { closed } }
 
     /// Writes what is pending on the writer queue, then runs `then` there; the caller goes on.
     public func flush(then: @escaping @Sendable () -> Void) {
@@ -150,7 +169,7 @@ public final class JournalFileSink: JournalSink {
             swap(&taken, &pending.lines)
             return taken
         }
-        guard !batch.isEmpty || !backlog.isEmpty else { return }
+        guard !closed, !batch.isEmpty || !backlog.isEmpty else { return }
         joined.removeAll(keepingCapacity: true)
         for line in backlog { joined.append(contentsOf: line) }
         for line in batch { joined.append(contentsOf: line) }

@@ -122,7 +122,10 @@ struct CommandLinePageTests {
             if section == "SUBCOMMANDS:", let name = line.firstMatch(of: /^  ([a-z]+)( \(default\))?\s\s/) {
                 help.subcommands.append(String(name.1))
             }
-            if section == "OPTIONS:", let option = line.firstMatch(of: /^  (-h, )?(--[a-z][a-z0-9-]*)/) {
+            // `OPTIONS:`, or a group's own heading (`serve`'s `UPSTREAM:`, `HTTPS:`, ...).
+            if section.hasSuffix(":"), section != "SUBCOMMANDS:",
+                let option = line.firstMatch(of: /^  (-h, )?(--[a-z][a-z0-9-]*)/)
+            {
                 help.options.insert(String(option.2))
                 if option.1 != nil { help.options.insert("-h") }
             }

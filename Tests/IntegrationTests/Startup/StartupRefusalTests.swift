@@ -232,6 +232,13 @@ struct StartupRefusal: Sendable, CustomTestStringConvertible {
             arguments: ["--port", "0"], environment: ["SKAN_MOCK_DEVICE_CAPACITY": "0"],
             line: "SKAN_MOCK_DEVICE_CAPACITY 0: must be at least 1"),
         StartupRefusal(arguments: ["--port", "70000"], line: "--port 70000: must be in 0...65535 (0 picks a free one)"),
+        // Issue 48: the clock's range is checked once, by the server, naming where the value came from.
+        StartupRefusal(
+            arguments: ["--port", "0", "--clock-offset", "3155760001"],
+            line: "--clock-offset 3155760001: is more than 100 years (3155760000 s) from the real time"),
+        StartupRefusal(
+            arguments: ["--port", "0"], environment: ["SKAN_MOCK_CLOCK_OFFSET": "-3155760001"],
+            line: "SKAN_MOCK_CLOCK_OFFSET -3155760001: is more than 100 years (3155760000 s) from the real time"),
         // 30.8: a timeout libcurl would read as none.
         StartupRefusal(
             arguments: ["--port", "0", "--upstream", "http://example.com", "--upstream-timeout", "0.0004"],

@@ -87,6 +87,74 @@ import Testing
         #expect(upstream.isStopped)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? UInt64)
         #expect(size == UInt64(FileBytes.journalLimit) + 1)
+        #expect(Self.descriptors(of: log).isEmpty, "the failed start left the --log file open")
+    }
+
+    /// The stages as the server runs them, holding on to what the second one made: a `--resume`
+    /// that fails after a line went to the journal's file leaves the line on disk, the file
+    /// closed (not left to its last reference), the upstream stopped and no part in the lifecycle.
+    /// Before issue 48 the file was neither flushed nor closed by a failed start.
+    @Test func aFailedResumeFlushesAndClosesTheLogAndStopsTheUpstream() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "skan-mock-unwind-" + String(UInt64.random(in: 1...UInt64.max), radix: 36))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("journal.jsonl").path
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        try handle.truncate(atOffset: UInt64(FileBytes.journalLimit) + 1)
+        try handle.close()
+        var options = ServerOptions()
+        options.port = 0
+        options.logPath = log
+        options.resume = true
+        options.upstream = try UpstreamOptions(baseURL: "https://upstream.test", mode: .shadow, timeoutSeconds: 5)
+        let upstream = UpstreamTwin()
+        let clock = OffsetClock(base: ManualClock(seconds: InProcessServer.now), offsetSeconds: 0)
+        let lifecycle = ServerLifecycle()
+        let running = try RunningParts(options, clock: clock, edges: .init(upstream: upstream), into: lifecycle)
+        #expect(lifecycle.running == ["journal file", "upstream", "delayed answers", "postback sender"])
+        #expect(Self.descriptors(of: log).count == 1)
+        let sink = try #require(running.journalFile)
+        let line = "{\"written\":\"before the failure\"}\n"
+        sink.write(line: Array(line.utf8))
+        let service = ConversionService(model: .builtIn, clock: clock)
+        let tenants = TenantRegistry.factory(
+            options, defaultService: service, clock: clock,
+            components: ServerComponents(
+                options, files: try StartupFiles(options), running: running, ports: ListeningPorts(),
+                modelStatus: ModelStatus(), edges: .init(upstream: upstream)),
+            routes: SingularRoutes(aliases: []), replay: nil)
+        let resumed = Result { () throws(SKANMockServer.StartupError) -> [String] in
+            try running.unwinding { () throws(SKANMockServer.StartupError) in
+                try SKANMockServer.resume(
+                    options, into: service, tenants: tenants, journal: running.journal, clock: clock)
+            }
+        }
+        switch resumed {
+        case .success: Issue.record("a journal past the --resume limit was resumed")
+        case .failure(let error): #expect(error.stage == .journal, "\(error)")
+        }
+        #expect(lifecycle.running.isEmpty)
+        #expect(upstream.isStopped)
+        #expect(sink.isClosed)
+        #expect(Self.descriptors(of: log).isEmpty, "the failed start left the --log file open")
+        // On disk at once, without a flush from here: the unwinding flushed it.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? UInt64)
+        #expect(size == UInt64(FileBytes.journalLimit) + 1 + UInt64(line.utf8.count))
+        let tail = try #require(FileHandle(forReadingAtPath: log))
+        defer { try? tail.close() }
+        try tail.seek(toOffset: UInt64(FileBytes.journalLimit) + 1)
+        #expect(String(decoding: try tail.readToEnd() ?? Data(), as: UTF8.self) == line)
+    }
+
+    /// This process's descriptors open on `path` (none where `/proc` is missing).
+    static func descriptors(of path: String) -> [String] {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return open.filter { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) == target
+        }
     }
 
     /// The real server's parts, in the order they start (the first four made by the start-up

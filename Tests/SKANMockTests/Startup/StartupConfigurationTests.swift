@@ -55,6 +55,29 @@ struct StartupConfigurationTests {
         #expect(StartupError(.tls, "a\nb").description == "a; b")
     }
 
+    /// The checks across options are made once, here, and name where the value came from: the
+    /// command line sets `sources`; a server configured in code is told in its own words.
+    @Test func aRefusalNamesTheOptionOrVariableTheValueCameFrom() {
+        let conflict = [RouteAlias(path: "/v2/x", endpoint: .event), RouteAlias(path: "/v2/x", endpoint: .skan3)]
+        #expect(
+            failure {
+                $0.routes = conflict
+                $0.sources.routes = "SKAN_MOCK_ROUTES"
+            }?.description == "SKAN_MOCK_ROUTES: /v2/x=evt and /v2/x=skan3 both claim /v2/x; keep one")
+        #expect(
+            failure { $0.routes = conflict }?.description
+                == "--route /v2/x=evt and --route /v2/x=skan3 both claim /v2/x; keep one")
+        let century = "more than 100 years (3155760000 s) from the real time"
+        #expect(
+            failure {
+                $0.clockOffsetSeconds = -3_155_760_001
+                $0.sources.clockOffset = "SKAN_MOCK_CLOCK_OFFSET"
+            }?.description == "SKAN_MOCK_CLOCK_OFFSET -3155760001: is " + century)
+        #expect(
+            failure { $0.clockOffsetSeconds = 3_155_760_001 }?.description
+                == "clock offset 3155760001 s is " + century)
+    }
+
     /// Files are read before any is written: a start stopped by a bad replay file or certificate
     /// leaves no log file behind.
     @Test func aRefusedStartWritesNoLog() throws {
