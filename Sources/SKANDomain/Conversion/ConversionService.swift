@@ -161,8 +161,6 @@ public final class ConversionService: Sendable {
             let s2s = reading.s2s()
             let decision = reading.window(for: s2s.skan)
             return answerS2S(reading.head, s2s.skan, decision, s2s.refusal, reading.findings, commit, adopted)
-        case .unmatched, .postback:
-            return refused(reading.head)
         }
     }
 
@@ -177,13 +175,7 @@ public final class ConversionService: Sendable {
             return answerSKAN4(parsed.head, p, decision, parsed.findings, commit, adopted)
         case .s2s(let p, let decision, let refusal):
             return answerS2S(parsed.head, p, decision, refusal, parsed.findings, commit, adopted)
-        case .none: return refused(parsed.head)
         }
-    }
-
-    private func refused(_ head: ParsedSKANRequest.Head) -> SKANOutcome {
-        SKANOutcome.refused(
-            head.endpoint, head.request, status: 404, body: [], findings: [], timeMilliseconds: head.nowMilliseconds)
     }
 
     /// The event name of a session.
