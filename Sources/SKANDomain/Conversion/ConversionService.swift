@@ -136,7 +136,8 @@ public final class ConversionService: Sendable {
     /// Answers `request` and, when `commit` is true, remembers it in the device's state (events
     /// counted, values answered, locks). With `commit` false the answer is what the request would
     /// get, computed on a copy: a request whose answer a fault replaces leaves no trace, so the
-    /// client's retry gets the same answer. `unmatched` is not answered here (see `refused`).
+    /// client's retry gets the same answer. Only Singular's endpoints come here: a path none
+    /// serves is refused before (`SKANOutcome.refused`), and a postback is no request of theirs.
     ///
     /// `adopting` is the answer the client really got when it was not the model's (`--upstream-mode
     /// proxy` passes production's): the outcome still carries what the model would have answered,

@@ -107,6 +107,11 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 reason: "\(escape) is not a percent-escape (% and two hex digits); write a literal % as %25"
             )
         }
+        self.init(path: path, endpoint: endpoint, parameters: try Self.added(query, alias: text))
+    }
+
+    /// The parameters `?NAME=VALUE&NAME={SOURCE}` adds, each named once, or why not.
+    private static func added(_ query: Substring, alias text: String) throws(ParseError) -> [Parameter] {
         var parameters: [Parameter] = []
         for pair in FormURLEncoding.pairs(query) {
             guard !pair.name.isEmpty, !pair.value.isEmpty else {
@@ -135,7 +140,7 @@ public struct RouteAlias: Sendable, Equatable, CustomStringConvertible {
                 parameters.append(Parameter(name: pair.name, value: pair.value))
             }
         }
-        self.init(path: path, endpoint: endpoint, parameters: parameters)
+        return parameters
     }
 
     /// Why no request could ever reach `path` as an alias, or nil. The server's own pages take
