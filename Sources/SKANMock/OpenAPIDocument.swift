@@ -906,7 +906,7 @@ components:
                 comparison: {$ref: '#/components/schemas/PredictionVerdict'}
                 body: {type: object, description: 'The postback as received; left out over 16 KiB.'}
         sent:
-          description: 'Endpoint postback, a postback the sender posted (POST /__admin/devices/{device}/postbacks/send): the window, Apple''s body as sent, and what it says, typed.'
+          description: 'Endpoint postback, a postback the sender posted (POST /__admin/devices/{device}/postbacks/send): the window, Apple''s body as sent, and what it says, typed, verified and compared with the prediction as a received one''s.'
           allOf:
             - {$ref: '#/components/schemas/PostbackFields'}
             - type: object
@@ -915,6 +915,11 @@ components:
                 window: {type: string, enum: [p0, p1, p2, skan3]}
                 postback: {type: object, description: 'The body posted, in Apple''s field names.'}
                 not_sent: {type: boolean, description: 'The server stopped before this post was made.'}
+                verified: {type: boolean}
+                reason: {type: string}
+                key: {type: [string, 'null']}
+                bad_signature: {type: boolean}
+                comparison: {$ref: '#/components/schemas/PredictionVerdict'}
     PostbackFields:
       type: object
       description: 'What a postback says, typed, in the journal''s names.'

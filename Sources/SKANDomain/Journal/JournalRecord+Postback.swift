@@ -44,14 +44,21 @@ extension JournalRecord {
         _ postback: ReceivedPostback, verdict: PostbackVerdict, comparison: PredictionVerdict, bodyBytes: Int
     ) -> JSONMember {
         typealias F = Field
-        var members =
-            postbackFields(postback) + [
-                JSONMember(F.verified, .bool(verdict.verified)), JSONMember(F.reason, .string(verdict.reason)),
-                JSONMember(F.key, verdict.key.map { .string($0) } ?? .null),
-                JSONMember(F.badSignature, .bool(verdict.badSignature)), JSONMember(F.comparison, comparison.json)
-            ]
+        var members = postbackFields(postback) + judgement(verdict, comparison)
         if bodyBytes <= maxPostbackBodyBytes { members.append(JSONMember(F.body, postback.json)) }
         return JSONMember(F.postback, .object(members))
+    }
+
+    /// The signature's verdict (`verified`, `reason`, `key`, `bad_signature`) and the comparison
+    /// with the prediction: the members a received postback's `postback` and a sent one's `sent`
+    /// share after its fields.
+    public static func judgement(_ verdict: PostbackVerdict, _ comparison: PredictionVerdict) -> [JSONMember] {
+        typealias F = Field
+        return [
+            JSONMember(F.verified, .bool(verdict.verified)), JSONMember(F.reason, .string(verdict.reason)),
+            JSONMember(F.key, verdict.key.map { .string($0) } ?? .null),
+            JSONMember(F.badSignature, .bool(verdict.badSignature)), JSONMember(F.comparison, comparison.json)
+        ]
     }
 
     /// What a postback says, typed, in the journal's names: the members a received postback's

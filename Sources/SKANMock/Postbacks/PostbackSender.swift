@@ -62,7 +62,9 @@ struct PostbackSender: Sendable {
         device id: String, _ scope: TenantScope, writer: HTTPResponseWriter
     ) -> PostbackSendQueue.Job {
         let (url, tier, framework) = (request.url, request.options.tiers[0], request.options.framework)
-        let to = Destination(url: url, target: target, device: id, framework: framework, scope: scope)
+        let to = Destination(
+            url: url, target: target, device: id, framework: framework, scope: scope,
+            verifier: server.postbackVerifier)
         @Sendable func answer(_ sent: [JSONValue]) -> HTTPResponse {
             AdminResponse.json(
                 .object([
@@ -127,6 +129,8 @@ struct PostbackSender: Sendable {
         let device: String
         let framework: PostbackQuery.Framework
         let scope: TenantScope
+        /// The server's, as the receiver checks what it receives.
+        let verifier: PostbackVerifier
     }
 
     /// POSTs one postback and journals what came back.
@@ -165,7 +169,8 @@ struct PostbackSender: Sendable {
     }
 
     /// Journals one post (made or not) as a postback exchange whose `sent` member says what was
-    /// sent: the window, Apple's body, and what it says, typed as a received postback's is.
+    /// sent: the window, Apple's body, and what it says, typed, verified and compared with the
+    /// prediction as a received postback's is (the receiver it went to may be another's).
     private static func journal(
         _ apple: JSONValue, window: String, status: Int, answer: [UInt8], notSent: Bool, _ to: Destination
     ) {
@@ -175,7 +180,11 @@ struct PostbackSender: Sendable {
             timeMilliseconds: to.scope.clock.nowMilliseconds())
         var sent = [JSONMember("window", .string(window)), JSONMember("postback", apple)]
         if case .success(let typed) = ReceivedPostback.parse(json: apple, framework: to.framework) {
-            sent += JournalRecord.postbackFields(typed)
+            let comparison = PostbackComparison.compare(
+                typed, device: to.device, predict: PostbackReceiver.predictor(to.scope))
+            sent +=
+                JournalRecord.postbackFields(typed)
+                + JournalRecord.judgement(to.verifier.verify(typed), comparison.verdict)
         }
         if notSent { sent.append(JSONMember("not_sent", .bool(true))) }
         // Journaled and counted as every exchange, by the tenant's recorder.

@@ -211,7 +211,8 @@ struct PostbackReceiverTests {
         #expect(metrics.contains(#"endpoint="postback",status="200"} 4"#), "\(metrics)")
     }
 
-    /// Issue 48: a sent postback's journal line says what was sent, typed as a received one's.
+    /// Issue 48: a sent postback's journal line says what was sent, typed, verified and compared as
+    /// a received one's is.
     @Test func theJournalSaysWhatTheSenderSent() throws {
         let mock = try TestSKANMock()
         try session(mock, "QA-1")
@@ -224,6 +225,9 @@ struct PostbackReceiverTests {
         #expect(sent.map { $0["window"] } == ["p0", "p1", "p2"])
         #expect(sent.map { $0["index"] } == [0, 1, 2] && sent.allSatisfy { $0["framework"] == "skan" })
         #expect(sent[0]["fine"] == 1 && sent[0]["version"] == "4.0" && sent[0]["source_identifier"] != .null)
+        // What was sent is the prediction: it matches it, and says whether its signature verifies.
+        #expect(sent.map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
+        #expect(sent.allSatisfy { $0["verified"]?.boolValue != nil && $0["bad_signature"] == false })
         let received = try mock.journal("endpoint=postback").compactMap { $0["postback"] }
         #expect(received.map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
     }
