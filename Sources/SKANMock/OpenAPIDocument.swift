@@ -851,7 +851,7 @@ components:
         time: {type: string}
         method: {type: string}
         path: {type: string}
-        endpoint: {type: [string, 'null']}
+        endpoint: {type: [string, 'null'], enum: [skan3, skan4, launch, event, launch2, event2, unmatched, postback, null]}
         remote: {type: string}
         device: {type: [string, 'null']}
         event: {type: [string, 'null']}
@@ -892,6 +892,61 @@ components:
         recorded_id:
           type: integer
           description: 'With --replay, for a replayed answer: the id of the journal entry it was recorded from.'
+        postback:
+          description: 'Endpoint postback, a postback received: what it says, typed, the signature''s verdict, and how it compared with skan-mock''s prediction when it arrived.'
+          allOf:
+            - {$ref: '#/components/schemas/PostbackFields'}
+            - type: object
+              required: [verified, reason, key, bad_signature, comparison]
+              properties:
+                verified: {type: boolean}
+                reason: {type: string}
+                key: {type: [string, 'null']}
+                bad_signature: {type: boolean, description: A signature that does not verify with the key it names (a postback_signature_invalid finding).}
+                comparison: {$ref: '#/components/schemas/PredictionVerdict'}
+                body: {type: object, description: 'The postback as received; left out over 16 KiB.'}
+        sent:
+          description: 'Endpoint postback, a postback the sender posted (POST /__admin/devices/{device}/postbacks/send): the window, Apple''s body as sent, and what it says, typed, verified and compared with the prediction as a received one''s.'
+          allOf:
+            - {$ref: '#/components/schemas/PostbackFields'}
+            - type: object
+              required: [window, postback]
+              properties:
+                window: {type: string, enum: [p0, p1, p2, skan3]}
+                postback: {type: object, description: 'The body posted, in Apple''s field names.'}
+                not_sent: {type: boolean, description: 'The server stopped before this post was made.'}
+                verified: {type: boolean}
+                reason: {type: string}
+                key: {type: [string, 'null']}
+                bad_signature: {type: boolean}
+                comparison: {$ref: '#/components/schemas/PredictionVerdict'}
+    PostbackFields:
+      type: object
+      description: 'What a postback says, typed, in the journal''s names.'
+      required: [framework, version, transaction_id, index, did_win, fine, coarse, source_identifier]
+      properties:
+        framework: {type: string, enum: [skan, aak], description: 'skan: SKAdNetwork; aak: AdAttributionKit.'}
+        version: {type: [string, 'null'], description: 'SKAdNetwork''s version; null for AdAttributionKit.'}
+        transaction_id: {type: string, description: transaction-id, or AdAttributionKit's postback-identifier.}
+        index: {type: integer, minimum: 0, maximum: 2, description: 'postback-sequence-index: the window (0 for SKAN 3''s one postback).'}
+        did_win: {type: [boolean, 'null']}
+        fine: {type: [integer, 'null'], minimum: 0, maximum: 63, description: conversion-value.}
+        coarse: {type: [string, 'null'], enum: [low, medium, high, null], description: coarse-conversion-value.}
+        source_identifier: {type: [string, 'null'], description: 'source-identifier (SKAN 3''s campaign-id).'}
+    PredictionVerdict:
+      type: object
+      description: 'How a received postback compared with skan-mock''s prediction for the device named on its URL (?device=ID), decided when it arrived, with the code GET /__admin/postbacks/received uses.'
+      required: [result, tier, differences, predicted]
+      properties:
+        result:
+          type: string
+          enum: [matches, differs, unverified]
+          description: 'differs also for a window skan-mock predicts no postback for, or a device it does not know; unverified: no device was named, so nothing to compare with (the received route''s unmatched).'
+        tier: {type: [integer, 'null'], minimum: 0, maximum: 3, description: 'The crowd-anonymity tier the postback was read at; null for SKAN 3.'}
+        differences: {type: array, items: {type: string}, description: Each difference in words.}
+        predicted:
+          type: [object, 'null']
+          description: 'The predicted postback: {status, fine, coarse}; null when none was predicted.'
     Coverage:
       type: object
       required: [model, answered, entries, never]

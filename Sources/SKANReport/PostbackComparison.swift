@@ -81,6 +81,37 @@ public struct PostbackComparison: Sendable, Equatable {
             differences: differences, predicted: Self.json(expected), candidates: [])
     }
 
+    /// `postback` against the prediction for `device` (the one named on its receiving URL), as the
+    /// receiver journals it: with none named there is nothing to compare with (`unmatched`, no
+    /// candidates looked for). `predict` gives a device's prediction, nil for one skan-mock does
+    /// not know.
+    public static func compare(
+        _ postback: ReceivedPostback, device: String?, developerMode: Bool = false,
+        predict: (String, PostbackQuery) -> DevicePostbacks?
+    ) -> PostbackComparison {
+        guard let device else { return unmatched(postback, candidates: []) }
+        guard let predicted = predict(device, options(for: postback, developerMode: developerMode)) else {
+            return unknownDevice(postback, device: device)
+        }
+        return compare(postback, with: predicted)
+    }
+
+    /// The journal's verdict: `unmatched` (no device named) is `unverified` there.
+    public var verdict: PredictionVerdict {
+        switch result {
+        case .matches, .differs:
+            return PredictionVerdict(
+                result: result == .matches ? .matches : .differs, tier: tier, differences: differences,
+                predicted: predicted)
+        case .unmatched:
+            return PredictionVerdict(
+                result: .unverified, tier: tier,
+                differences: [
+                    "no device named on the receiving URL, so nothing to compare with; GET /__admin/postbacks/received?device=ID compares it with one"
+                ], predicted: .null)
+        }
+    }
+
     /// Named for a device skan-mock does not know: nothing to compare with.
     public static func unknownDevice(_ postback: ReceivedPostback, device: String) -> PostbackComparison {
         let isSKAN3 = postback.version.map { $0.hasPrefix("3.") } ?? false

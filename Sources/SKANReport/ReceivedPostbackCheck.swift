@@ -28,17 +28,13 @@ public struct ReceivedPostbackCheck: Sendable {
         var made: [String: DevicePostbacks?] = [:]
         var scanned: [String]?
         func compare(_ postback: ReceivedPostback, with id: String) -> PostbackComparison {
-            let options = PostbackComparison.options(for: postback, developerMode: developerMode)
-            let key = "\(options.framework.rawValue) \(options.didWin) \(id)"
-            let predicted: DevicePostbacks?
-            if let known = made[key] {
-                predicted = known
-            } else {
-                predicted = predict(id, options)
+            PostbackComparison.compare(postback, device: id, developerMode: developerMode) { id, options in
+                let key = "\(options.framework.rawValue) \(options.didWin) \(id)"
+                if let known = made[key] { return known }
+                let predicted = predict(id, options)
                 made[key] = predicted
+                return predicted
             }
-            guard let predicted else { return PostbackComparison.unknownDevice(postback, device: id) }
-            return PostbackComparison.compare(postback, with: predicted)
         }
         var checks: [ReceivedPostbackCheck] = []
         for entry in entries where device == nil || entry.device == nil || entry.device == device {

@@ -88,7 +88,7 @@ public struct UpstreamReport: Sendable, Equatable {
             notCompared += 1
             return
         }
-        let endpoint = record.endpoint?.rawValue ?? SKANEndpoint.unmatched.rawValue
+        let endpoint = record.endpoint?.rawValue ?? JournalEndpoint.unmatched.rawValue
         let window = record.window?.rawValue ?? "-"
         let issue = record.issues.first { FindingCode.upstreamComparison.contains($0.code) }
         // The upstream's own record decides: an entry whose upstream failed never counts as a match,

@@ -553,7 +553,8 @@ def test_postback_rows_say_what_the_postback_says(driver):
         assert sorted(row[4] for row in received) == ["p0", "p1", "p2"], received
         assert all(row[3] == "received SKAdNetwork" for row in received), received
         p0 = next(row for row in received if row[4] == "p0")
-        assert p0[5].startswith("fine ") and p0[5].endswith(", unverified"), p0
+        # Sent to the receiver without ?device=: nothing to compare with, and no signature skan-mock knows.
+        assert p0[5].startswith("fine ") and p0[5].endswith(", unverified, signature unverified"), p0
         assert all(row[5].endswith(", HTTP 200") for row in sent), sent
         row = next(r for r in rows(driver) if r.find_elements(By.TAG_NAME, "td")[3].text.startswith("received"))
         row.click()
@@ -562,6 +563,95 @@ def test_postback_rows_say_what_the_postback_says(driver):
         text = driver.find_element(By.ID, "details-postback-json").text
         assert '"transaction_id"' in text and '"framework": "skan"' in text, text
         driver.save_screenshot(os.path.join(OUT, "console-postbacks.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+RECEIVER = "/.well-known/skadnetwork/report-attribution/"
+
+
+def received_and_predicted(server, device):
+    """A device whose three predicted postbacks were sent to the receiver named for it (so each
+    matches), then a p1 postback with a value skan-mock does not predict for it (differs) and the
+    same without a device named (unverified): 1 request, 3 sent, 5 received."""
+    server.skan4(device)
+    status, answer = server.post("/__admin/devices/" + device + "/postbacks/send",
+                                 json.dumps({"url": server.base + RECEIVER + "?device=" + device, "tier": 3}))
+    assert status == 200, answer
+    differing = {"version": "4.0", "ad-network-id": "example.skadnetwork", "source-identifier": "5239",
+                 "transaction-id": "T-DIFFERS", "redownload": False, "did-win": True,
+                 "postback-sequence-index": 1, "coarse-conversion-value": "high"}
+    status, answer = server.post(RECEIVER + "?device=" + device, json.dumps(differing))
+    assert status == 200, answer
+    status, answer = server.post(RECEIVER, json.dumps(dict(differing, **{"transaction-id": "T-NO-DEVICE"})))
+    assert status == 200, answer
+
+
+def test_a_received_postbacks_row_says_how_it_compares(driver):
+    """Issue 48: a received postback's row says how it compares with the prediction (matches,
+    differs, unverified: decided when it arrived, not only by the admin API), and its details show
+    the decoded postback beside the prediction, the difference in words."""
+    server = Server()
+    try:
+        received_and_predicted(server, "PB-2")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 9, 5, "the request, three sent and five received")
+        received = [r for r in rows(driver) if r.find_elements(By.TAG_NAME, "td")[3].text.startswith("received")]
+        verdicts = sorted(r.get_attribute("data-verdict") for r in received)
+        assert verdicts == ["differs", "matches", "matches", "matches", "unverified"], verdicts
+        answers = {r.find_elements(By.TAG_NAME, "td")[5].text for r in received}
+        assert "coarse high, differs, signature unverified" in answers, answers
+        assert "coarse high, unverified, signature unverified" in answers, answers
+        assert any(a.startswith("fine ") and ", matches, " in a for a in answers), answers
+        differs = next(r for r in received if r.get_attribute("data-verdict") == "differs")
+        colour = differs.find_elements(By.TAG_NAME, "td")[5].value_of_css_property("color")
+        assert colour != received[0].find_elements(By.TAG_NAME, "td")[0].value_of_css_property("color"), colour
+        differs.click()
+        panel = driver.find_element(By.ID, "details-postback-received")
+        wait_for(driver, lambda d: panel.is_displayed(), 2, "the received postback beside the prediction")
+        verdict = driver.find_element(By.ID, "details-postback-verdict")
+        assert verdict.text == "differs from skan-mock's prediction", verdict.text
+        table = {}
+        for row in driver.find_elements(By.CSS_SELECTOR, "#details-postback-compare tbody tr"):
+            cells = [row.find_element(By.TAG_NAME, "th").text] + [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+            table[cells[0]] = cells[1:]
+        assert table["framework"][0] == "SKAdNetwork" and table["window"][0] == "p1", table
+        assert table["value"][0] == "coarse high" and table["value"][1] not in ("coarse high", "–"), table
+        assert table["tier"][1] == "3" and table["source identifier"][0] == "5239", table
+        differences = driver.find_element(By.ID, "details-postback-differences").text
+        assert "coarse-conversion-value is high, skan-mock predicts" in differences, differences
+        driver.save_screenshot(os.path.join(OUT, "console-postback-differs.png"))
+        assert not javascript_errors(driver), javascript_errors(driver)
+    finally:
+        server.stop()
+
+
+def test_the_device_view_shows_what_was_received_beside_what_apple_would_send(driver):
+    """Issue 48: under each window's predicted postback, the device view lists the postbacks
+    received for that window (named for the device), each with its value and how it compared."""
+    server = Server()
+    try:
+        received_and_predicted(server, "PB-3")
+        driver.get(server.base + "/__admin/ui")
+        wait_for(driver, lambda d: len(rows(d)) == 9, 5, "rows")
+        driver.find_element(By.LINK_TEXT, "PB-3").click()
+        wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#postbacks .postback-card")) == 3, 5, "postback cards")
+        cards = driver.find_elements(By.CSS_SELECTOR, "#postbacks .postback-card")
+        assert [c.get_attribute("data-window") for c in cards] == ["p0", "p1", "p2"]
+        got = [[li.get_attribute("data-verdict") for li in c.find_elements(By.CSS_SELECTOR, ".received-list li")]
+               for c in cards]
+        # The postback without a device named is not this device's.
+        assert got == [["matches"], ["matches", "differs"], ["matches"]], got
+        for card in cards:
+            assert "What Apple would send" in card.text and "Received (" in card.text, card.text
+        p1 = cards[1].find_elements(By.CSS_SELECTOR, ".received-list li")
+        assert "coarse high at tier 3" in p1[1].text and "differs" in p1[1].text, p1[1].text
+        driver.execute_script("arguments[0].scrollIntoView()", driver.find_element(By.ID, "postbacks"))
+        driver.save_screenshot(os.path.join(OUT, "console-device-received.png"))
+        p1[1].click()
+        wait_for(driver, lambda d: d.find_element(By.ID, "details-postback-received").is_displayed(), 2,
+                 "the postback's details from the device view")
         assert not javascript_errors(driver), javascript_errors(driver)
     finally:
         server.stop()

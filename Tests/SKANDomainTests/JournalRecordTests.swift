@@ -113,17 +113,22 @@ import Testing
                 .utf8)
         let postback = try ReceivedPostback.parse(body, framework: .skan).get()
         let verdict = PostbackVerdict(verified: false, key: "k", reason: "does not verify", badSignature: true)
+        let comparison = PredictionVerdict(
+            result: .differs, tier: 3, differences: ["coarse-conversion-value is high, skan-mock predicts low"],
+            predicted: ["status": "sent_by", "fine": .null, "coarse": "low"])
         let record = try written(extra: [
-            JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: body.count)
+            JournalRecord.postbackMember(postback, verdict: verdict, comparison: comparison, bodyBytes: body.count)
         ])
         let received = try #require(record.postback)
         #expect(received.framework == .skan && received.transactionID == "T-1" && received.index == 1)
         #expect(received.didWin == true && received.fine == nil && received.coarse == "high")
+        #expect(received.version == "4.0" && received.sourceIdentifier == nil)
         #expect(received.verdict == verdict)
+        #expect(received.comparison == comparison)
         #expect(received.postback == postback)
         let big = try written(extra: [
             JournalRecord.postbackMember(
-                postback, verdict: verdict, bodyBytes: JournalRecord.maxPostbackBodyBytes + 1)
+                postback, verdict: verdict, comparison: comparison, bodyBytes: JournalRecord.maxPostbackBodyBytes + 1)
         ])
         #expect(big.postback?.body == nil && big.postback?.postback == nil && big.postback?.transactionID == "T-1")
         do {

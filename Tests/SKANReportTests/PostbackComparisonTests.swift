@@ -74,3 +74,39 @@ import Testing
         #expect(json == ["result": "unmatched", "device": nil, "tier": 2, "window": "p0", "candidates": ["QA-1"]])
     }
 }
+
+/// Issue 48: the comparison the receiver journals when a postback arrives, with the device named
+/// on its URL, is the admin route's, said as matches, differs or unverified.
+@Suite struct PostbackComparisonOnReceiptTests {
+    @Test func aNamedDeviceIsComparedAnUnknownOneDiffersAndNoneIsUnverified() throws {
+        let predicted = try PostbackComparisonTests.predicted()
+        let postback = try PostbackComparisonTests.received(#""conversion-value":1,"source-app-id":9,"did-win":true"#)
+        var asked: [String] = []
+        func predict(_ id: String, _ options: PostbackQuery) -> DevicePostbacks? {
+            asked.append(id)
+            #expect(options.tiers == [0, 1, 2, 3] && options.didWin && options.framework == .skan)
+            return id == "QA-1" ? predicted : nil
+        }
+        let same = PostbackComparison.compare(postback, device: "QA-1", predict: predict)
+        #expect(
+            same.verdict == PredictionVerdict(result: .matches, tier: 3, differences: [], predicted: same.predicted))
+        #expect(same.verdict.predicted["fine"] == 1)
+        let stranger = PostbackComparison.compare(postback, device: "NOBODY", predict: predict)
+        #expect(stranger.verdict.result == .differs)
+        #expect(
+            stranger.verdict.differences == ["skan-mock does not know device NOBODY: it has made no prediction for it"])
+        let nobody = PostbackComparison.compare(postback, device: nil, predict: predict)
+        #expect(nobody.result == .unmatched && nobody.verdict.result == .unverified && nobody.verdict.tier == 3)
+        #expect(nobody.verdict.predicted == .null && nobody.verdict.differences.count == 1)
+        // Without a device nothing is predicted: no candidates are looked for on receipt.
+        #expect(asked == ["QA-1", "NOBODY"])
+    }
+
+    @Test func aDifferenceIsKeptInWords() throws {
+        let predicted = try PostbackComparisonTests.predicted()
+        let other = try PostbackComparisonTests.received(#""conversion-value":5,"source-app-id":9,"did-win":true"#)
+        let verdict = PostbackComparison.compare(other, device: "QA-1") { _, _ in predicted }.verdict
+        #expect(verdict.result == .differs && verdict.differences == ["conversion-value is 5, skan-mock predicts 1"])
+        #expect(verdict.json["result"] == "differs" && verdict.json["tier"] == 3)
+    }
+}

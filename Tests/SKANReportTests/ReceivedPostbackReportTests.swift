@@ -39,21 +39,21 @@ import Testing
         for sent in postbacks {
             let postback = try ReceivedPostback.parse(sent.body, framework: .skan).get()
             let received = SKANRequest(method: "POST", path: path, remote: "10.0.0.2:5000", parameters: .init())
-            var outcome = SKANOutcome.refused(
-                .postback, received, status: 200, body: Array("{}".utf8), findings: [],
+            let exchange = PostbackExchange(
+                request: received, status: 200, body: Array("{}".utf8), device: sent.device,
                 timeMilliseconds: clock.nowMilliseconds())
-            outcome.device = sent.device
+            let unverified = PredictionVerdict(result: .unverified, tier: nil, differences: [], predicted: .null)
             journal.record(
-                request: received, outcome: outcome, status: 200, body: outcome.body, durationMicros: 0,
+                postback: exchange,
                 extra: [
-                    JournalRecord.postbackMember(postback, verdict: sent.verdict, bodyBytes: sent.body.count)
+                    JournalRecord.postbackMember(
+                        postback, verdict: sent.verdict, comparison: unverified, bodyBytes: sent.body.count)
                 ])
         }
         let older = SKANRequest(method: "POST", path: path, remote: "", parameters: .init())
-        let outcome2 = SKANOutcome.refused(
-            .postback, older, status: 200, body: [], findings: [], timeMilliseconds: clock.nowMilliseconds())
         journal.record(
-            request: older, outcome: outcome2, status: 200, body: [], durationMicros: 0,
+            postback: PostbackExchange(
+                request: older, status: 200, body: [], device: nil, timeMilliseconds: clock.nowMilliseconds()),
             extra: [
                 JSONMember(
                     "postback", ["framework": "skan", "transaction_id": "old", "index": 0, "verified": false])

@@ -7,7 +7,7 @@ extension ConversionService {
     /// report's rebuild of the devices.
     @discardableResult
     public func answerAgain(_ record: JournalRecord) -> Int64? {
-        guard let endpoint = record.endpoint, endpoint != .unmatched, endpoint != .postback,
+        guard let endpoint = record.endpoint?.singular,
             record.response.status == 200,
             record.fault?.replacedAnswer != true, let time = record.time
         else { return nil }

@@ -136,7 +136,8 @@ public final class ConversionService: Sendable {
     /// Answers `request` and, when `commit` is true, remembers it in the device's state (events
     /// counted, values answered, locks). With `commit` false the answer is what the request would
     /// get, computed on a copy: a request whose answer a fault replaces leaves no trace, so the
-    /// client's retry gets the same answer. `unmatched` is not answered here (see `refused`).
+    /// client's retry gets the same answer. Only Singular's endpoints come here: a path none
+    /// serves is refused before (`SKANOutcome.refused`), and a postback is no request of theirs.
     ///
     /// `adopting` is the answer the client really got when it was not the model's (`--upstream-mode
     /// proxy` passes production's): the outcome still carries what the model would have answered,
@@ -161,8 +162,6 @@ public final class ConversionService: Sendable {
             let s2s = reading.s2s()
             let decision = reading.window(for: s2s.skan)
             return answerS2S(reading.head, s2s.skan, decision, s2s.refusal, reading.findings, commit, adopted)
-        case .unmatched, .postback:
-            return refused(reading.head)
         }
     }
 
@@ -177,13 +176,7 @@ public final class ConversionService: Sendable {
             return answerSKAN4(parsed.head, p, decision, parsed.findings, commit, adopted)
         case .s2s(let p, let decision, let refusal):
             return answerS2S(parsed.head, p, decision, refusal, parsed.findings, commit, adopted)
-        case .none: return refused(parsed.head)
         }
-    }
-
-    private func refused(_ head: ParsedSKANRequest.Head) -> SKANOutcome {
-        SKANOutcome.refused(
-            head.endpoint, head.request, status: 404, body: [], findings: [], timeMilliseconds: head.nowMilliseconds)
     }
 
     /// The event name of a session.

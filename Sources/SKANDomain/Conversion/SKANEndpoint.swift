@@ -1,6 +1,6 @@
-/// What a request to the Singular side of the server was for; the raw value is the journal's
-/// `endpoint` and the metrics label. `unmatched` is a path no endpoint serves: it is journaled
-/// too, so a QA engineer whose app calls a wrong URL sees it.
+/// Which of Singular's endpoints a request is for: only what the conversion service answers. The
+/// raw value is the journal's `endpoint`; the journal's other kinds (`unmatched`, `postback`) are
+/// `JournalEndpoint`'s.
 public enum SKANEndpoint: String, Sendable, CaseIterable {
     /// `/api/v1/conversion_value`
     case skan3
@@ -14,13 +14,6 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
     case launch2
     /// `/api/v2/evt` (SDID-based S2S)
     case event2
-    /// A path no endpoint (nor alias) serves.
-    case unmatched
-    /// A postback received at `/.well-known/skadnetwork/report-attribution/` or
-    /// `/.well-known/appattribution/report-attribution/` (`PostbackReceiver`): journaled so a
-    /// QA engineer finds what Apple sent next to what the app asked; never answered again.
-    case postback
-
     /// The endpoints that answer, in the order the README lists them.
     public static let served: [SKANEndpoint] = [.skan3, .skan4, .launch, .event, .launch2, .event2]
 
@@ -36,14 +29,13 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         switch routeName {
         case "evt": self = .event
         case "evt2": self = .event2
-        case "unmatched", "postback": return nil
         default:
             guard let endpoint = SKANEndpoint(rawValue: routeName) else { return nil }
             self = endpoint
         }
     }
 
-    /// Any name an endpoint goes by: the journal's (`event`, `unmatched`, ...) or the one Singular's
+    /// Any name an endpoint goes by: the journal's (`event`, `launch2`, ...) or the one Singular's
     /// paths and `--route` use (`evt`, `evt2`), so filters, faults and routes take both.
     public init?(name: String) {
         if let endpoint = SKANEndpoint(rawValue: name) {
@@ -64,7 +56,7 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         }
     }
 
-    /// Singular's path for the endpoint; "" for `unmatched` and `postback` (not Singular's).
+    /// Singular's path for the endpoint.
     public var path: String {
         switch self {
         case .skan3: "/api/v1/conversion_value"
@@ -73,7 +65,6 @@ public enum SKANEndpoint: String, Sendable, CaseIterable {
         case .event: "/api/v1/evt"
         case .launch2: "/api/v2/launch"
         case .event2: "/api/v2/evt"
-        case .unmatched, .postback: ""
         }
     }
 

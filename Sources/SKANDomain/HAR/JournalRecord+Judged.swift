@@ -7,7 +7,7 @@ extension JournalRecord {
         extra: [JSONMember]
     ) -> JournalRecord? {
         JournalEntry.make(
-            id: id, timeMilliseconds: outcome.timeMilliseconds, request: request, endpoint: outcome.endpoint,
+            id: id, timeMilliseconds: outcome.timeMilliseconds, request: request, endpoint: outcome.journalEndpoint,
             outcome: outcome, status: status, body: body, durationMicros: durationMicros, extra: extra
         ).record
     }

@@ -64,8 +64,18 @@ public final class Journal: Sendable {
     /// `tenant` names a tenant's request (nil: the default tenant's). Returns the entry's id.
     @discardableResult
     public func record(
-        request: SKANRequest, outcome: SKANOutcome?, endpoint: SKANEndpoint? = nil, status: Int,
+        request: SKANRequest, outcome: SKANOutcome?, endpoint: JournalEndpoint? = nil, status: Int,
         body: [UInt8], durationMicros: Int64, extra: [JSONMember] = [], tenant: String? = nil
+    ) -> Int64 {
+        record(
+            request: request, outcome: outcome, endpoint: endpoint, status: status, body: body,
+            durationMicros: durationMicros, extra: extra, tenant: tenant, postback: nil)
+    }
+
+    /// Either kind of exchange: a request with its outcome (or none), or a postback.
+    private func record(
+        request: SKANRequest, outcome: SKANOutcome?, endpoint: JournalEndpoint?, status: Int, body: [UInt8],
+        durationMicros: Int64, extra: [JSONMember], tenant: String?, postback: PostbackExchange?
     ) -> Int64 {
         let id = state.withLock { s in
             let id = s.nextId
@@ -73,9 +83,10 @@ public final class Journal: Sendable {
             return id
         }
         let entry = JournalEntry.make(
-            id: id, timeMilliseconds: outcome?.timeMilliseconds ?? clock.nowMilliseconds(), request: request,
-            endpoint: outcome?.endpoint ?? endpoint, outcome: outcome, status: status, body: body,
-            durationMicros: durationMicros, extra: extra, tenant: tenant)
+            id: id,
+            timeMilliseconds: outcome?.timeMilliseconds ?? postback?.timeMilliseconds ?? clock.nowMilliseconds(),
+            request: request, endpoint: outcome?.journalEndpoint ?? endpoint, outcome: outcome, status: status,
+            body: body, durationMicros: durationMicros, extra: extra, tenant: tenant, postback: postback)
         // Entries pushed out of a full part are returned, to be released after the lock, not under
         // it; in the usual case one entry is committed and at most one displaced, with no array.
         let (single, more, _) = state.withLock { s -> (JournalEntry?, [JournalEntry], JournalPartition.Displaced) in
@@ -96,6 +107,15 @@ public final class Journal: Sendable {
         if let single { waiters.check(single) }
         for entry in more { waiters.check(entry) }
         return id
+    }
+
+    /// Records a postback received or sent (`PostbackExchange`) as endpoint `postback`, with its
+    /// `extra` members (the typed postback, what was sent). Returns the entry's id.
+    @discardableResult
+    public func record(postback: PostbackExchange, extra: [JSONMember], tenant: String? = nil) -> Int64 {
+        record(
+            request: postback.request, outcome: nil, endpoint: .postback, status: postback.status, body: postback.body,
+            durationMicros: 0, extra: extra, tenant: tenant, postback: postback)
     }
 
     /// Stores the next entry in id order in its tenant's part and hands it to the sink.

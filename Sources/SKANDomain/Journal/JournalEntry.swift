@@ -5,7 +5,7 @@ public final class JournalEntry: Sendable {
     public let id: Int64
     /// The tenant whose request this is (`/t/NAME`); nil for the default tenant.
     public let tenant: String?
-    public let endpoint: SKANEndpoint?
+    public let endpoint: JournalEndpoint?
     public let device: String?
     public let event: String?
     public let window: SKANWindow?
@@ -22,7 +22,7 @@ public final class JournalEntry: Sendable {
     }
 
     init(
-        id: Int64, tenant: String? = nil, endpoint: SKANEndpoint?, device: String?, event: String?,
+        id: Int64, tenant: String? = nil, endpoint: JournalEndpoint?, device: String?, event: String?,
         window: SKANWindow?, hasIssues: Bool, line: [UInt8]
     ) {
         self.id = id
@@ -46,23 +46,27 @@ public final class JournalEntry: Sendable {
     public var json: JSONValue { (try? JSONParser.parse(Array(jsonBytes))) ?? .null }
 
     /// Builds the SPEC 2 record: id, `tenant` (a named tenant's only), time, method, path, endpoint, remote, device, event, params,
-    /// skan, window, issues, response {status, body}, duration_us, then any `extra` members.
+    /// skan, window, issues, response {status, body}, duration_us, then any `extra` members. A
+    /// postback's device and findings are its own (`postback`), with no `skan` nor `window`.
     static func make(
-        id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: SKANEndpoint?,
+        id: Int64, timeMilliseconds: Int64, request: SKANRequest, endpoint: JournalEndpoint?,
         outcome: SKANOutcome?, status: Int, body: [UInt8], durationMicros: Int64,
-        extra: [JSONMember], tenant: String? = nil
+        extra: [JSONMember], tenant: String? = nil, postback: PostbackExchange? = nil
     ) -> JournalEntry {
         let device: String?
         let event: String?
         if let outcome {
             device = outcome.device
             event = outcome.event
+        } else if let postback {
+            device = postback.device
+            event = nil
         } else {
             let common = CommonParameters(request.parameters)
             device = common.device
             event = common.event
         }
-        var findings = outcome?.findings ?? []
+        var findings = outcome?.findings ?? postback?.findings ?? []
         let window = outcome?.window
         // Room for the whole line at once (params appear twice: as sent and typed in `skan`), so the
         // buffer never regrows.

@@ -22,7 +22,7 @@ public struct JournalFilter: Sendable, Equatable {
         case only(String?)
     }
 
-    public var endpoint: SKANEndpoint?
+    public var endpoint: JournalEndpoint?
     public var device: String?
     public var event: String?
     public var window: WindowMatch?
@@ -36,7 +36,7 @@ public struct JournalFilter: Sendable, Equatable {
     public var tenant: TenantScope = .all
 
     public init(
-        endpoint: SKANEndpoint? = nil, device: String? = nil, event: String? = nil, window: WindowMatch? = nil,
+        endpoint: JournalEndpoint? = nil, device: String? = nil, event: String? = nil, window: WindowMatch? = nil,
         hasIssues: Bool? = nil, sinceId: Int64? = nil, limit: Int? = nil, tenant: TenantScope = .all
     ) {
         self.tenant = tenant

@@ -16,7 +16,7 @@ public struct JournalRecord: Sendable {
     public var time: Int64?
     public var method: String
     public var path: String
-    public var endpoint: SKANEndpoint?
+    public var endpoint: JournalEndpoint?
     public var remote: String
     public var device: String?
     public var event: String?
@@ -44,7 +44,7 @@ public struct JournalRecord: Sendable {
     public var recordedId: Int64?
     /// Why the answer was never sent (the server stopped during its delay).
     public var notSent: String?
-    /// A postback the receiver took (endpoint `postback`), with its verdict and body.
+    /// A postback the receiver took (endpoint `postback`), with its verdicts and body.
     public var postback: Received?
 
     /// A finding as the journal holds it, its code read through the type the writer writes it
@@ -106,7 +106,7 @@ public struct JournalRecord: Sendable {
     }
 
     public init(
-        id: Int64, time: Int64? = nil, method: String = "GET", path: String = "", endpoint: SKANEndpoint? = nil,
+        id: Int64, time: Int64? = nil, method: String = "GET", path: String = "", endpoint: JournalEndpoint? = nil,
         remote: String = "", device: String? = nil, event: String? = nil,
         parameters: RequestParameters = RequestParameters(), window: SKANWindow? = nil, issues: [Issue] = [],
         response: Answer = Answer(status: 200, body: [])
@@ -175,6 +175,14 @@ extension JournalRecord {
         public static let verified = "verified"
         public static let key = "key"
         public static let badSignature = "bad_signature"
+        public static let version = "version"
+        public static let sourceIdentifier = "source_identifier"
+        public static let comparison = "comparison"
+        /// In `postback.comparison`.
+        public static let result = "result"
+        public static let tier = "tier"
+        public static let differences = "differences"
+        public static let predicted = "predicted"
         /// In `response`, `model` and `upstream`.
         public static let status = "status"
         public static let body = "body"
@@ -218,7 +226,7 @@ extension JournalRecord {
         method = try Self.string(json, F.method, "$") ?? "GET"
         path = try Self.string(json, F.path, "$") ?? ""
         if let name = try Self.string(json, F.endpoint, "$") {
-            guard let endpoint = SKANEndpoint(name: name) else {
+            guard let endpoint = JournalEndpoint(name: name) else {
                 throw JSONProblem(path: "$.endpoint", reason: "not an endpoint skan-mock journals: \(name)")
             }
             self.endpoint = endpoint

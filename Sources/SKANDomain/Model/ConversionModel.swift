@@ -126,7 +126,6 @@ public struct ConversionModel: Sendable {
         case .launch, .launch2: return s2sLaunch
         case .event, .event2: return s2sEvent
         case .skan3, .skan4: return true
-        case .unmatched, .postback: return false
         }
     }
 

@@ -13,8 +13,6 @@ public struct ParsedSKANRequest: Sendable {
         case skan4(SKAN4Parameters, WindowDecision)
         /// `refusal`: the answer Singular gives an S2S request missing what it requires.
         case s2s(SKAN4Parameters, WindowDecision, refusal: String?)
-        /// `unmatched` and `postback`: not answered by the service.
-        case none
     }
 
     /// What every request has, whatever its family.
@@ -42,8 +40,6 @@ public struct ParsedSKANRequest: Sendable {
         case .launch, .event, .launch2, .event2:
             let s2s = reading.s2s()
             family = .s2s(s2s.skan, reading.window(for: s2s.skan), refusal: s2s.refusal)
-        case .unmatched, .postback:
-            family = .none
         }
         head = reading.head
         findings = reading.findings
@@ -68,7 +64,7 @@ public struct ParsedSKANRequest: Sendable {
             let common = CommonParameters(request.parameters)
             head = Head(endpoint: endpoint, request: request, nowMilliseconds: now, common: common)
             reader = ParameterReader(parameters: request.parameters, nowMilliseconds: now)
-            if endpoint != .unmatched { ParsedSKANRequest.lengthFindings(endpoint, common, &reader) }
+            ParsedSKANRequest.lengthFindings(endpoint, common, &reader)
         }
 
         var findings: [ValidationFinding] { reader.findings }

@@ -205,7 +205,7 @@ public struct ReplayFile: Sendable, Equatable {
                 json, path, allowed: ["endpoint", "state", "status", "body", "body_base64", "journal_id"],
                 required: ["endpoint", "state", "status"])
             let name = try string(fields["endpoint"], path + ".endpoint") ?? ""
-            guard let endpoint = SKANEndpoint(name: name), endpoint != .unmatched, endpoint != .postback else {
+            guard let endpoint = SKANEndpoint(name: name) else {
                 throw fail(
                     path + ".endpoint",
                     "\"\(name)\" is not an endpoint; use one of \(SKANEndpoint.served.map(\.rawValue).joined(separator: ", "))"

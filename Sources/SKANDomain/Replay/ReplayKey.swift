@@ -57,21 +57,18 @@ public struct ReplayKey: Hashable, Sendable, CustomStringConvertible {
         self.windows = windows
     }
 
-    /// The key of a request to `endpoint` judged at `nowMilliseconds` (the window depends on it);
-    /// nil for `unmatched`, which is never answered from a recording.
-    public init?(endpoint: SKANEndpoint, parameters: RequestParameters, nowMilliseconds: Int64) {
+    /// The key of a request to `endpoint` judged at `nowMilliseconds` (the window depends on it).
+    public init(endpoint: SKANEndpoint, parameters: RequestParameters, nowMilliseconds: Int64) {
         self.init(
             ParsedSKANRequest(
                 endpoint, SKANRequest(path: endpoint.path, parameters: parameters), nowMilliseconds: nowMilliseconds))
     }
 
     /// The key of a request read already (the server reads it once, then answers it).
-    public init?(_ parsed: ParsedSKANRequest) {
+    public init(_ parsed: ParsedSKANRequest) {
         endpoint = parsed.endpoint
         event = parsed.event
         switch parsed.family {
-        case .none:
-            return nil
         case .skan3(let p):
             value = p.conversionValue
             totalRevenue = Self.amounts(p.totalRevenue)

@@ -66,8 +66,7 @@ public struct ReplayRecording: Sendable {
         var withoutDevice = 0
 
         mutating func add(_ record: JournalRecord, source: String, at place: String) throws(ReplayFileError) {
-            guard let answer = record.upstream?.answer, let endpoint = record.endpoint, let time = record.time,
-                let key = ReplayKey(endpoint: endpoint, parameters: record.parameters, nowMilliseconds: time)
+            guard let answer = record.upstream?.answer, let endpoint = record.endpoint?.singular, let time = record.time
             else {
                 withoutUpstreamAnswer += 1
                 return
@@ -76,6 +75,7 @@ public struct ReplayRecording: Sendable {
                 withoutDevice += 1
                 return
             }
+            let key = ReplayKey(endpoint: endpoint, parameters: record.parameters, nowMilliseconds: time)
             // What `--replay` would refuse is refused here, where the entry is known.
             if let problem = RecordableAnswer.problem(status: answer.status, bodyCount: answer.body.count) {
                 throw ReplayFileError(

@@ -14,7 +14,7 @@ extension JournalFilter {
         for (name, value) in query {
             switch name {
             case "endpoint":
-                guard let endpoint = SKANEndpoint(name: value) else {
+                guard let endpoint = JournalEndpoint(name: value) else {
                     throw AdminQueryError(
                         reason:
                             "endpoint must be one of skan3, skan4, launch, event (or evt), launch2, event2 (or evt2), unmatched, postback"

@@ -57,36 +57,60 @@ export function valuesText(entry) {
 
 const FRAMEWORKS = { skan: "SKAdNetwork", aak: "AdAttributionKit" };
 
+/** A postback's value in a few words: its fine value, else its coarse one. */
+export function postbackValue(postback) {
+  if (postback.fine !== null && postback.fine !== undefined) return "fine " + postback.fine;
+  return postback.coarse ? "coarse " + postback.coarse : "no value";
+}
+
+/** The signature's verdict in a word: verified, unverified (skan-mock cannot tell) or bad. */
+export function signatureText(received) {
+  return received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+}
+
+/**
+ * How a received postback compares with skan-mock's prediction, decided when it arrived
+ * (`postback.comparison`): matches, differs or unverified (no device named to compare with).
+ * Null for a line an older version wrote.
+ */
+export function comparisonVerdict(received) {
+  return received.comparison ? received.comparison.result : null;
+}
+
 /**
  * A postback's row, received (`entry.postback`, decoded by the server) or sent (`entry.sent`, the
  * body Apple's fields name): its framework, window and value, and for a received one the
- * signature's verdict. Null for any other entry.
+ * comparison with the prediction and the signature's verdict. Null for any other entry.
  */
 export function postbackSummary(entry) {
   if (entry.endpoint !== "postback") return null;
   const received = entry.postback;
   if (received) {
-    const value = received.fine !== null && received.fine !== undefined ? "fine " + received.fine
-      : received.coarse ? "coarse " + received.coarse : "no value";
-    const verdict = received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+    const verdict = comparisonVerdict(received);
+    const parts = [postbackValue(received)];
+    if (verdict) parts.push(verdict);
+    parts.push("signature " + signatureText(received));
     return {
       event: "received " + (FRAMEWORKS[received.framework] || received.framework),
-      window: "p" + received.index,
-      answer: value + ", " + verdict,
+      window: received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index,
+      answer: parts.join(", "),
+      verdict,
       detail: received,
     };
   }
   const sent = entry.sent;
   if (sent) {
     const body = sent.postback || {};
-    const fine = body["conversion-value"];
-    const value = fine !== undefined ? "fine " + fine : body["coarse-conversion-value"] ? "coarse " + body["coarse-conversion-value"] : "no value";
+    const fine = sent.fine !== undefined ? sent.fine : body["conversion-value"];
+    const coarse = sent.coarse !== undefined ? sent.coarse : body["coarse-conversion-value"];
     const status = (entry.response || {}).status;
     const outcome = sent.not_sent ? "not sent" : status ? "HTTP " + status : "no answer";
-    return { event: "sent", window: sent.window || "-", answer: value + ", " + outcome, detail: sent };
+    return { event: "sent", window: sent.window || "-", answer: postbackValue({ fine, coarse }) + ", " + outcome, verdict: null, detail: sent };
   }
   return null;
 }
+
+export { FRAMEWORKS };
 """## + "\n",
         "api.js": ##"""
 // The admin API, with the admin token when the server has one. The token is asked once and kept
@@ -276,6 +300,30 @@ a { color: var(--accent); }
 }
 .postback-options legend { padding: 0 4px; color: #57606a; }
 .postback-option { display: inline-flex; align-items: center; gap: 6px; }
+
+/* A received postback's verdict against the prediction: matches, differs, unverified (nothing to compare with). */
+.feed tbody tr[data-verdict="matches"] td.answer { color: var(--ok); }
+.feed tbody tr[data-verdict="differs"] td.answer { color: var(--bad); font-weight: 600; }
+.feed tbody tr[data-verdict="unverified"] td.answer { color: var(--warn); }
+.postback-verdict { font-weight: 600; margin: .2rem 0 .4rem; }
+.postback-verdict[data-verdict="matches"] { color: var(--ok); }
+.postback-verdict[data-verdict="differs"] { color: var(--bad); }
+.postback-verdict[data-verdict="unverified"] { color: var(--warn); }
+.postback-compare th:first-child { width: 9rem; }
+.postback-compare td { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
+.postback-compare tr.differs td { color: var(--bad); font-weight: 600; }
+.postback-card .predicted-title, .postback-card .received-title { font-weight: 600; color: var(--muted); font-size: .85rem; margin-top: .5rem; }
+.postback-card .received { border-top: 1px dashed var(--line); margin-top: .4rem; }
+.postback-card .received-none { color: var(--muted); font-size: .85rem; }
+.received-list { list-style: none; padding: 0; margin: .2rem 0; font-size: .85rem; }
+.received-list li { display: flex; flex-wrap: wrap; gap: .2rem .6rem; padding: .2rem .3rem; border-radius: 4px; cursor: pointer; }
+.received-list li:hover, .received-list li:focus { background: #f6f8fa; outline: none; }
+.received-list .received-value { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.received-list .verdict { font-weight: 600; padding: 0 .4rem; border-radius: 1rem; border: 1px solid currentColor; }
+.received-list li[data-verdict="matches"] .verdict { color: var(--ok); }
+.received-list li[data-verdict="differs"] .verdict { color: var(--bad); }
+.received-list li[data-verdict="unverified"] .verdict, .received-list li[data-verdict=""] .verdict { color: var(--warn); }
+.received-list .signature { color: var(--muted); }
 """## + "\n",
         "console.js": ##"""
 // The QA console's entry point (a plain ES module: no build step, no CDN). Which view shows is in
@@ -392,7 +440,7 @@ export async function loadCoverage(unauthorized) {
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { parseBody, postbackSummary } from "./answers.js";
+import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, signatureText } from "./answers.js";
 
 let selected = null;
 
@@ -427,6 +475,49 @@ function otherAnswerText(answer) {
   }
   if (answer.duration_us !== undefined) text += "\nin " + (answer.duration_us / 1000).toFixed(1) + " ms";
   return text;
+}
+
+const VERDICT_TEXT = {
+  matches: "matches skan-mock's prediction",
+  differs: "differs from skan-mock's prediction",
+  unverified: "unverified: nothing to compare with",
+};
+
+function show(value) {
+  return value === null || value === undefined ? "–" : String(value);
+}
+
+/** A received postback, decoded, beside what skan-mock predicted for its window when it arrived. */
+function receivedBesidePrediction(received) {
+  const comparison = received.comparison || null;
+  const predicted = (comparison && comparison.predicted) || {};
+  const verdict = $("details-postback-verdict");
+  verdict.textContent = comparison ? VERDICT_TEXT[comparison.result] || comparison.result : "not compared (journaled by an older skan-mock)";
+  verdict.dataset.verdict = comparison ? comparison.result : "";
+  const window = received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+  const rows = [
+    ["framework", FRAMEWORKS[received.framework] || received.framework, null],
+    ["version", received.version, null],
+    ["window", window, null],
+    ["tier", null, comparison ? comparison.tier : null],
+    ["status", null, predicted.status],
+    ["value", postbackValue(received), comparison && comparison.predicted ? postbackValue(predicted) : null],
+    ["did-win", received.did_win, null],
+    ["source identifier", received.source_identifier, null],
+    // The verifier's reason starts with its verdict ("unverified: app-id is missing").
+    ["signature", received.reason || signatureText(received), null],
+  ];
+  const body = $("details-postback-compare").tBodies[0];
+  body.replaceChildren();
+  for (const [name, got, expected] of rows) {
+    const row = document.createElement("tr");
+    if (name === "value" && comparison && comparison.result === "differs") row.className = "differs";
+    row.append(el("th", name), el("td", show(got)), el("td", show(expected)));
+    body.append(row);
+  }
+  const differences = $("details-postback-differences");
+  differences.replaceChildren();
+  for (const text of (comparison && comparison.differences) || []) differences.append(el("li", text, "message"));
 }
 
 /** Shows `entry`; `tr` is its feed row when it was opened from the feed. */
@@ -472,6 +563,9 @@ export function showDetails(entry, tr) {
   const postback = postbackSummary(entry);
   $("details-postback").hidden = !postback;
   if (postback) $("details-postback-json").textContent = pretty(postback.detail);
+  const received = postback && entry.postback ? entry.postback : null;
+  $("details-postback-received").hidden = !received;
+  if (received) receivedBesidePrediction(received);
   $("curl-text").hidden = true;
   $("curl-text").value = curlCommand(entry);
 }
@@ -500,10 +594,10 @@ export function initDetails() {
         "device.js": ##"""
 // One device in SKAN time: its answers along the device's own clock (the server's clock with its
 // offset, counted from the device's first call), the three SKAN 4 windows with their boundaries and
-// locks, and under each window the postback Apple would send for it.
+// locks, and under each window the postback Apple would send for it beside the ones received.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, conditionText, parseBody, valuesText } from "./answers.js";
+import { answerText, comparisonVerdict, conditionText, parseBody, postbackValue, signatureText, valuesText } from "./answers.js";
 import { COARSE } from "./vocabulary.js";
 import { showDetails } from "./details.js";
 
@@ -720,8 +814,50 @@ function appleFields(postback, tier) {
   return box;
 }
 
-/** One card: the postback of window `n` at every crowd-anonymity tier, and what its value means. */
-function card(n, tiers, start, developer) {
+/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
+function receivedWindow(received) {
+  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+}
+
+/**
+ * What arrived at the receiver for one window, beside the prediction above it: each postback's
+ * value, the tier it was read at, and how it compared with the prediction when it arrived.
+ */
+function receivedBlock(received) {
+  const box = el("div", null, "received");
+  box.append(el("p", "Received (" + received.length + ")", "received-title"));
+  if (!received.length) {
+    box.append(el("p", "nothing received for this window yet", "received-none"));
+    return box;
+  }
+  const list = el("ul", null, "received-list");
+  for (const entry of received) {
+    const postback = entry.postback;
+    const verdict = comparisonVerdict(postback);
+    const tier = postback.comparison && postback.comparison.tier !== null && postback.comparison.tier !== undefined
+      ? " at tier " + postback.comparison.tier : "";
+    const item = el("li");
+    item.dataset.verdict = verdict || "";
+    item.tabIndex = 0;
+    item.title = ((postback.comparison && postback.comparison.differences) || []).join("; ") || "click for the postback";
+    item.append(
+      el("span", "#" + entry.id + " " + postbackValue(postback) + tier, "received-value"),
+      el("span", verdict || "not compared", "verdict"),
+      el("span", "signature " + signatureText(postback), "signature"),
+    );
+    item.addEventListener("click", () => showDetails(entry, null));
+    item.addEventListener("keydown", (event) => { if (event.key === "Enter") showDetails(entry, null); });
+    list.append(item);
+  }
+  box.append(list);
+  return box;
+}
+
+/**
+ * One card: the postback of window `n` at every crowd-anonymity tier, what its value means, and
+ * the postbacks received for that window.
+ */
+function card(n, tiers, start, developer, received) {
   const best = tiers[tiers.length - 1].postbacks[n];
   const box = el("section", null, "postback-card");
   box.dataset.window = "p" + n;
@@ -738,7 +874,7 @@ function card(n, tiers, start, developer) {
     body.append(row);
   }
   table.append(body);
-  box.append(table);
+  box.append(el("p", "What Apple would send", "predicted-title"), table, receivedBlock(received));
   const meaning = best.meaning || [];
   if (meaning.length) {
     const list = el("ul", null, "meaning");
@@ -753,23 +889,27 @@ function card(n, tiers, start, developer) {
   return box;
 }
 
-function skan3Card(postback, start, tier) {
+function skan3Card(postback, start, tier, received) {
   const box = el("section", null, "postback-card");
   box.dataset.window = "skan3";
   box.dataset.status = postback.status;
   box.append(el("h4", "SKAN 3 postback"), el("p", STATUS[postback.status] || postback.status, "status status-" + postback.status));
   const when = sendText(postback, start);
   if (when) box.append(el("p", when, "send"));
-  box.append(el("p", carried(postback), "carries"));
+  box.append(el("p", "What Apple would send: " + carried(postback), "carries"), receivedBlock(received));
   if (postback.apple) box.append(appleFields(postback, tier));
   return box;
 }
 
-function postbackCards(postbacks, start) {
+/** The cards, window by window; `received` are the device's received postbacks' journal entries. */
+function postbackCards(postbacks, start, received) {
   const cards = el("div", null, "postback-cards");
   const tiers = postbacks?.skan4 || [];
-  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode));
-  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3));
+  const forWindow = (name) => received.filter((entry) => receivedWindow(entry.postback) === name);
+  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode, forWindow("p" + n)));
+  if (postbacks?.skan3) {
+    cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3, forWindow("skan3")));
+  }
   return cards;
 }
 
@@ -815,11 +955,11 @@ function postbackControls(device, start, redraw) {
   return form;
 }
 
-async function showPostbacks(device, postbacks, start) {
-  const redraw = async () => showPostbacks(device, (await api(postbacksPath(device))).json, start);
+async function showPostbacks(device, postbacks, start, received) {
+  const redraw = async () => showPostbacks(device, (await api(postbacksPath(device))).json, start, received);
   $("postbacks").replaceChildren(
     postbackControls(device, start, redraw),
-    postbacks ? postbackCards(postbacks, start) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
+    postbacks ? postbackCards(postbacks, start, received) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
   );
 }
 
@@ -842,7 +982,9 @@ export async function deviceView(device) {
   $("lanes").replaceChildren(scroller, legend(), info, details);
   // The timeline keeps Apple's usual timings; the cards follow the switches.
   const shown = postbacksPath(device).includes("?") ? (await api(postbacksPath(device))).json : postbacks;
-  await showPostbacks(device, shown, start);
+  // Received postbacks named for this device (`?device=ID` on the receiving URL), oldest first.
+  const received = entries.filter((entry) => entry.endpoint === "postback" && entry.postback);
+  await showPostbacks(device, shown, start, received);
   const deviceState = await api("/__admin/devices/" + encodeURIComponent(device));
   $("device-state").textContent = deviceState.status === 404 ? "The server keeps no state for this device." : pretty(deviceState.json);
   setConnection("live");
@@ -939,6 +1081,7 @@ function row(entry) {
   // A postback has no event or answer of Singular's: its framework, window, value and verdict.
   const postback = postbackSummary(entry);
   if (postback) tr.classList.add("postback");
+  if (postback && postback.verdict) tr.dataset.verdict = postback.verdict;
   tr.append(
     el("td", timeText(entry.time)),
     el("td", entry.endpoint || "-"),
@@ -1140,8 +1283,8 @@ admin API under <code>/__admin</code>.</p></body></html>
     <h2 id="device-title"></h2>
     <p><a href="ui" id="back">all requests</a></p>
     <div id="lanes" class="lanes"></div>
-    <h3>What Apple would send</h3>
-    <p class="hint">The postbacks for this device as its windows stand now, at each crowd-anonymity tier (what the ad network receives depends on the install's tier).</p>
+    <h3>What Apple would send, and what was received</h3>
+    <p class="hint">Window by window: the postbacks for this device as its windows stand now, at each crowd-anonymity tier (what the ad network receives depends on the install's tier), and under each the postbacks received for it (named for this device with <code>?device=</code> on the receiving URL), with how each compared with the prediction when it arrived.</p>
     <div id="postbacks"></div>
     <h3>State</h3>
     <pre id="device-state" class="json"></pre>
@@ -1152,7 +1295,13 @@ admin API under <code>/__admin</code>.</p></body></html>
       <button id="close-details" type="button">close</button></div>
     <textarea id="curl-text" class="curl-text" readonly hidden></textarea>
     <h3>Findings</h3><ul id="details-findings" class="findings"></ul>
-    <div id="details-postback" hidden><h3>Postback</h3><pre id="details-postback-json" class="json"></pre></div>
+    <div id="details-postback" hidden><h3>Postback</h3>
+      <div id="details-postback-received" hidden>
+        <p id="details-postback-verdict" class="postback-verdict"></p>
+        <table id="details-postback-compare" class="postback-compare"><thead><tr><th></th><th>received</th><th>skan-mock predicts</th></tr></thead><tbody></tbody></table>
+        <ul id="details-postback-differences" class="findings"></ul>
+      </div>
+      <h3>As journaled</h3><pre id="details-postback-json" class="json"></pre></div>
     <h3>Parameters as sent</h3><table id="details-params" class="params"><tbody></tbody></table>
     <h3>SKAN fields as parsed</h3><pre id="details-skan" class="json"></pre>
     <h3>Answer</h3><pre id="details-answer" class="json"></pre>

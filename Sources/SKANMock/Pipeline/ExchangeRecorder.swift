@@ -20,12 +20,14 @@ struct ExchangeRecorder: Sendable {
         self.init(journal: scope.journal, metrics: scope.metrics, tenant: scope.name)
     }
 
-    /// Records a postback received at the tenant's receiver paths or sent by its sender (an
-    /// exchange with no Singular answer: `outcome` carries the device and the findings). Returns
-    /// the entry's id.
+    /// Records a postback received at the tenant's receiver paths or sent by its sender: an
+    /// exchange of its own kind, with no Singular answer. Returns the entry's id.
     @discardableResult
-    func record(postback request: SKANRequest, _ outcome: SKANOutcome, members: [JSONMember]) -> Int64 {
-        commit(request, outcome, status: outcome.status, body: outcome.body, durationMicros: 0, members, fault: nil)
+    func record(_ postback: PostbackExchange, members: [JSONMember]) -> Int64 {
+        let id = journal.record(postback: postback, extra: members, tenant: tenant)
+        metrics.record(
+            endpoint: .postback, status: postback.status, findings: postback.findings, durationMicros: 0, fault: nil)
+        return id
     }
 
     /// Records `answer` to `exchange` once it is known what became of it; a shadowed answer waits
@@ -75,17 +77,15 @@ struct ExchangeRecorder: Sendable {
     }
 
     /// The journal's entry and the metrics' count, together.
-    @discardableResult
     private func commit(
         _ request: SKANRequest, _ outcome: SKANOutcome, status: Int, body: [UInt8], durationMicros: Int64,
         _ members: [JSONMember], fault: String?
-    ) -> Int64 {
-        let id = journal.record(
+    ) {
+        journal.record(
             request: request, outcome: outcome, status: status, body: body, durationMicros: durationMicros,
             extra: members, tenant: tenant)
         metrics.record(
-            endpoint: outcome.endpoint, status: status, findings: outcome.findings, durationMicros: durationMicros,
-            fault: fault)
-        return id
+            endpoint: outcome.journalEndpoint, status: status, findings: outcome.findings,
+            durationMicros: durationMicros, fault: fault)
     }
 }

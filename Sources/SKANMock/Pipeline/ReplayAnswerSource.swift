@@ -17,11 +17,11 @@ struct ReplayAnswerSource: AnswerSource {
         let parsed = ParsedSKANRequest(endpoint, exchange.request, nowMilliseconds: tenant.clock.nowMilliseconds())
         let device = parsed.device
         let key = ReplayKey(parsed)
-        guard let key, let recorded = replay.take(device: device, key: key, tenant: tenant.name) else {
-            let notRecorded = key.map { replay.notRecorded(device: device, key: $0) }
+        guard let recorded = replay.take(device: device, key: key, tenant: tenant.name) else {
+            let notRecorded = replay.notRecorded(device: device, key: key)
             answered(
                 model.answer(
-                    exchange, endpoint: endpoint, parsed: parsed, findings: notRecorded.map { [$0] } ?? [],
+                    exchange, endpoint: endpoint, parsed: parsed, findings: [notRecorded],
                     members: [JournalRecord.replayedMember(false)]))
             return
         }

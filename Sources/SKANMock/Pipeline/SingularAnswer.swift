@@ -35,7 +35,8 @@ struct SingularAnswer: Sendable {
 
     /// Why a request is answered at the HTTP level, not by a source: a wrong path, method or body.
     struct Refusal: Sendable {
-        var endpoint: SKANEndpoint
+        /// nil: no endpoint serves the path (journaled `unmatched`).
+        var endpoint: SKANEndpoint?
         var status: HTTPStatus
         var reason: String
         var finding: ValidationFinding

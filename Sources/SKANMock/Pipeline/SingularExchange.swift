@@ -87,7 +87,7 @@ final class SingularExchange: Sendable {
             let reason = "no Singular endpoint at \(path); skan-mock serves \(listing)"
             return .refused(
                 .init(
-                    endpoint: .unmatched, status: .notFound, reason: reason,
+                    endpoint: nil, status: .notFound, reason: reason,
                     finding: ValidationFinding(param: "path", code: .unknownEndpoint, message: reason)))
         }
         guard SingularEndpoints.allowedMethods.contains(http.method) else {

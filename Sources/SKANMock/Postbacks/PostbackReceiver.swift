@@ -1,13 +1,15 @@
 import HTTPCore
 import SKANDomain
+import SKANReport
 
 /// `POST /.well-known/skadnetwork/report-attribution/` and
 /// `POST /.well-known/appattribution/report-attribution/` (with or without the trailing slash),
 /// on every listener: where a phone sends the developer's copy of each postback once the app's
 /// `NSAdvertisingAttributionReportEndpoint` (or `AttributionCopyEndpoint`) names this server. A
 /// postback is answered 200 whatever its verdict, since Apple retries anything else; a body that
-/// is not a postback, 400 naming why. Each is verified, kept (`ReceivedPostbackStore`) and
-/// journaled as endpoint `postback`, before the answer goes out, so the admin API has it by then.
+/// is not a postback, 400 naming why. Each is verified, compared with the prediction for the
+/// device named on its URL, kept (`ReceivedPostbackStore`) and journaled as endpoint `postback`
+/// with its typed fields, before the answer goes out, so the admin API has it by then.
 /// `?device=ID` on the URL names the device a sender posts for (skan-mock's own tests; a phone
 /// names none, and `GET /__admin/postbacks/received?device=ID` compares with it instead).
 struct PostbackReceiver: Sendable {
@@ -53,44 +55,57 @@ struct PostbackReceiver: Sendable {
                 tls: request)
             writer.send(response)
         case .success(let postback):
-            let verdict = verifier.verify(postback)
-            var findings: [ValidationFinding] = []
-            if verdict.badSignature {
-                findings.append(
-                    ValidationFinding(param: "signature", code: .postbackSignatureInvalid, message: verdict.reason))
-            }
-            let body = JSONWriter.serialize(
-                [
-                    "status": "ok", "verified": .bool(verdict.verified), "reason": .string(verdict.reason)
-                ] as JSONValue)
-            let now = scope.clock.nowMilliseconds()
-            var outcome = SKANOutcome.refused(
-                .postback, skanRequest, status: 200, body: body, findings: findings, timeMilliseconds: now)
-            outcome.device = device
-            let id = ExchangeRecorder(scope).record(
-                postback: skanRequest, outcome,
-                members: [
-                    JournalRecord.tlsMember(request.tlsVersion),
-                    JournalRecord.postbackMember(postback, verdict: verdict, bodyBytes: request.body.count)
-                ])
-            scope.receivedPostbacks.add(
-                ReceivedPostbackStore.Entry(
-                    id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
-                    device: device, postback: postback, verdict: verdict, bytes: request.body.count),
-                body: request.body)
-            writer.send(.json(body))
+            writer.send(.json(receive(postback, skanRequest, device: device, request)))
         }
+    }
+
+    /// Verifies, compares, journals and keeps `postback`; returns the answer's body.
+    private func receive(
+        _ postback: ReceivedPostback, _ skanRequest: SKANRequest, device: String?, _ request: HTTPRequest
+    )
+        -> [UInt8]
+    {
+        let verdict = verifier.verify(postback)
+        var findings: [ValidationFinding] = []
+        if verdict.badSignature {
+            findings.append(
+                ValidationFinding(param: "signature", code: .postbackSignatureInvalid, message: verdict.reason))
+        }
+        let body = JSONWriter.serialize(
+            ["status": "ok", "verified": .bool(verdict.verified), "reason": .string(verdict.reason)] as JSONValue)
+        let now = scope.clock.nowMilliseconds()
+        let exchange = PostbackExchange(
+            request: skanRequest, status: 200, body: body, device: device, findings: findings, timeMilliseconds: now)
+        let comparison = PostbackComparison.compare(postback, device: device, predict: Self.predictor(scope))
+        let id = ExchangeRecorder(scope).record(
+            exchange,
+            members: [
+                JournalRecord.tlsMember(request.tlsVersion),
+                JournalRecord.postbackMember(
+                    postback, verdict: verdict, comparison: comparison.verdict, bodyBytes: request.body.count)
+            ])
+        scope.receivedPostbacks.add(
+            ReceivedPostbackStore.Entry(
+                id: id, timeMilliseconds: now, path: skanRequest.path, remote: request.remoteAddress,
+                device: device, postback: postback, verdict: verdict, bytes: request.body.count),
+            body: request.body)
+        return body
+    }
+
+    /// A device's prediction as `GET /__admin/postbacks/received` makes it (unsigned: only the
+    /// values are compared); nil for a device skan-mock does not know.
+    static func predictor(_ scope: TenantScope) -> (String, PostbackQuery) -> DevicePostbacks? {
+        let route = PostbackRoute(signing: PostbackSigning(unsigned: "compared, not sent"))
+        return { id, options in scope.service.device(id).map { route.predict(scope, id, $0, options) } }
     }
 
     private func record(
         _ request: SKANRequest, device: String?, response: HTTPResponse, finding: ValidationFinding,
         tls: HTTPRequest
     ) {
-        let now = scope.clock.nowMilliseconds()
-        var outcome = SKANOutcome.refused(
-            .postback, request, status: response.status.code, body: response.body, findings: [finding],
-            timeMilliseconds: now)
-        outcome.device = device
-        ExchangeRecorder(scope).record(postback: request, outcome, members: [JournalRecord.tlsMember(tls.tlsVersion)])
+        let exchange = PostbackExchange(
+            request: request, status: response.status.code, body: response.body, device: device, findings: [finding],
+            timeMilliseconds: scope.clock.nowMilliseconds())
+        ExchangeRecorder(scope).record(exchange, members: [JournalRecord.tlsMember(tls.tlsVersion)])
     }
 }

@@ -22,14 +22,14 @@ final class TenantMetrics: Sendable {
     }
 
     struct RequestKey: Hashable, Sendable {
-        let endpoint: SKANEndpoint
+        let endpoint: JournalEndpoint
         let status: Int
     }
 
     private let state = Mutex(Snapshot())
 
     func record(
-        endpoint: SKANEndpoint, status: Int, findings: [ValidationFinding], durationMicros: Int64, fault: String?
+        endpoint: JournalEndpoint, status: Int, findings: [ValidationFinding], durationMicros: Int64, fault: String?
     ) {
         let bucket = Self.bucketBounds.firstIndex { durationMicros <= $0 } ?? Self.bucketBounds.count
         state.withLock { state in

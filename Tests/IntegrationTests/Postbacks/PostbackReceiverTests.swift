@@ -183,6 +183,55 @@ struct PostbackReceiverTests {
         #expect(empty.status == 64 && empty.error.contains("--postback-device must not be empty"), "\(empty.error)")
     }
 
+    /// Issue 48: a received postback's journal line says, typed, what it says and how it compared
+    /// with the prediction when it arrived, so the journal alone (a saved file, the console) has
+    /// the verdict; postbacks are counted in the metrics as every exchange is.
+    @Test func theJournalSaysHowEachPostbackComparedWhenItArrived() throws {
+        let mock = try TestSKANMock()
+        try session(mock, "QA-1")
+        mock.clock.advance(seconds: 3 * 86_400)
+        for (path, value) in [
+            ("?device=QA-1", 1), ("?device=QA-1", 5), ("", 1), ("?device=NOBODY", 1)
+        ] {
+            #expect(try post(mock, Self.skanPath + path, Self.skan4(#","conversion-value":\#(value)"#)).status == 200)
+        }
+        let journal = try mock.journal("endpoint=postback").compactMap { $0["postback"] }
+        #expect(
+            journal.map { $0["comparison"]?["result"] } == ["matches", "differs", "unverified", "differs"])
+        let first = try #require(journal.first)
+        #expect(first["framework"] == "skan" && first["version"] == "4.0" && first["index"] == 0)
+        #expect(first["fine"] == 1 && first["coarse"] == .null && first["source_identifier"] == "1234")
+        #expect(first["comparison"]?["tier"] == 3 && first["comparison"]?["predicted"]?["fine"] == 1)
+        #expect(journal[1]["comparison"]?["differences"] == ["conversion-value is 5, skan-mock predicts 1"])
+        #expect(journal[3]["comparison"]?["predicted"] == .null)
+        // The verdict is the one the admin route gives for the same device.
+        let listed = try #require(try mock.admin("/__admin/postbacks/received")["postbacks"]?.arrayValue)
+        #expect(listed.map { $0["comparison"]?["result"] } == ["matches", "differs", "unmatched", "differs"])
+        let metrics = try mock.client.get(mock.url("/__admin/metrics")).text
+        #expect(metrics.contains(#"endpoint="postback",status="200"} 4"#), "\(metrics)")
+    }
+
+    /// Issue 48: a sent postback's journal line says what was sent, typed, verified and compared as
+    /// a received one's is.
+    @Test func theJournalSaysWhatTheSenderSent() throws {
+        let mock = try TestSKANMock()
+        try session(mock, "QA-1")
+        mock.clock.advance(seconds: 3 * 86_400)
+        let send = try mock.client.request(
+            "POST", mock.url("/__admin/devices/QA-1/postbacks/send"),
+            body: Array(#"{"url":"\#(mock.url(Self.skanPath + "?device=QA-1"))","tier":3}"#.utf8))
+        #expect(send.status == 200, "\(send.text)")
+        let sent = try mock.journal("endpoint=postback").compactMap { $0["sent"] }
+        #expect(sent.map { $0["window"] } == ["p0", "p1", "p2"])
+        #expect(sent.map { $0["index"] } == [0, 1, 2] && sent.allSatisfy { $0["framework"] == "skan" })
+        #expect(sent[0]["fine"] == 1 && sent[0]["version"] == "4.0" && sent[0]["source_identifier"] != .null)
+        // What was sent is the prediction: it matches it, and says whether its signature verifies.
+        #expect(sent.map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
+        #expect(sent.allSatisfy { $0["verified"]?.boolValue != nil && $0["bad_signature"] == false })
+        let received = try mock.journal("endpoint=postback").compactMap { $0["postback"] }
+        #expect(received.map { $0["comparison"]?["result"] } == ["matches", "matches", "matches"])
+    }
+
     /// Issue 40.11: the sender POSTs a device's predicted postbacks, and skan-mock's own receiver
     /// takes them: every one matches the prediction it came from.
     @Test func theSenderPostsThePredictionToTheReceiver() throws {

@@ -78,7 +78,8 @@ struct EndpointNameTests {
         let event = try JournalFilter(query: [("endpoint", "event")])
         #expect(evt.endpoint == .event && event.endpoint == .event)
         #expect(try JournalFilter(query: [("endpoint", "evt2")]).endpoint == .event2)
-        #expect(SKANEndpoint(name: "unmatched") == .unmatched)
+        #expect(JournalEndpoint(name: "unmatched") == .unmatched && SKANEndpoint(name: "unmatched") == nil)
+        #expect(JournalEndpoint(name: "evt2") == .event2 && JournalEndpoint(name: "postback") == .postback)
         #expect(SKANEndpoint(name: "events") == nil)
         #expect(SKANEndpoint.event.rawValue == "event" && SKANEndpoint.event.routeName == "evt")
     }

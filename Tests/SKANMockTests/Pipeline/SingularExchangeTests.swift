@@ -46,7 +46,7 @@ struct SingularExchangeTests {
             Issue.record("a path no endpoint serves was admitted")
             return
         }
-        #expect(unmatched.endpoint == .unmatched && unmatched.status == .notFound)
+        #expect(unmatched.endpoint == nil && unmatched.status == .notFound)
         #expect(unmatched.reason == "no Singular endpoint at /nowhere; skan-mock serves L")
 
         let json: HTTPHeaders = ["Content-Type": "application/json"]

@@ -50,33 +50,57 @@ export function valuesText(entry) {
 
 const FRAMEWORKS = { skan: "SKAdNetwork", aak: "AdAttributionKit" };
 
+/** A postback's value in a few words: its fine value, else its coarse one. */
+export function postbackValue(postback) {
+  if (postback.fine !== null && postback.fine !== undefined) return "fine " + postback.fine;
+  return postback.coarse ? "coarse " + postback.coarse : "no value";
+}
+
+/** The signature's verdict in a word: verified, unverified (skan-mock cannot tell) or bad. */
+export function signatureText(received) {
+  return received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+}
+
+/**
+ * How a received postback compares with skan-mock's prediction, decided when it arrived
+ * (`postback.comparison`): matches, differs or unverified (no device named to compare with).
+ * Null for a line an older version wrote.
+ */
+export function comparisonVerdict(received) {
+  return received.comparison ? received.comparison.result : null;
+}
+
 /**
  * A postback's row, received (`entry.postback`, decoded by the server) or sent (`entry.sent`, the
  * body Apple's fields name): its framework, window and value, and for a received one the
- * signature's verdict. Null for any other entry.
+ * comparison with the prediction and the signature's verdict. Null for any other entry.
  */
 export function postbackSummary(entry) {
   if (entry.endpoint !== "postback") return null;
   const received = entry.postback;
   if (received) {
-    const value = received.fine !== null && received.fine !== undefined ? "fine " + received.fine
-      : received.coarse ? "coarse " + received.coarse : "no value";
-    const verdict = received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
+    const verdict = comparisonVerdict(received);
+    const parts = [postbackValue(received)];
+    if (verdict) parts.push(verdict);
+    parts.push("signature " + signatureText(received));
     return {
       event: "received " + (FRAMEWORKS[received.framework] || received.framework),
-      window: "p" + received.index,
-      answer: value + ", " + verdict,
+      window: received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index,
+      answer: parts.join(", "),
+      verdict,
       detail: received,
     };
   }
   const sent = entry.sent;
   if (sent) {
     const body = sent.postback || {};
-    const fine = body["conversion-value"];
-    const value = fine !== undefined ? "fine " + fine : body["coarse-conversion-value"] ? "coarse " + body["coarse-conversion-value"] : "no value";
+    const fine = sent.fine !== undefined ? sent.fine : body["conversion-value"];
+    const coarse = sent.coarse !== undefined ? sent.coarse : body["coarse-conversion-value"];
     const status = (entry.response || {}).status;
     const outcome = sent.not_sent ? "not sent" : status ? "HTTP " + status : "no answer";
-    return { event: "sent", window: sent.window || "-", answer: value + ", " + outcome, detail: sent };
+    return { event: "sent", window: sent.window || "-", answer: postbackValue({ fine, coarse }) + ", " + outcome, verdict: null, detail: sent };
   }
   return null;
 }
+
+export { FRAMEWORKS };

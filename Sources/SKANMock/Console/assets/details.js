@@ -1,7 +1,7 @@
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { parseBody, postbackSummary } from "./answers.js";
+import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, signatureText } from "./answers.js";
 
 let selected = null;
 
@@ -36,6 +36,49 @@ function otherAnswerText(answer) {
   }
   if (answer.duration_us !== undefined) text += "\nin " + (answer.duration_us / 1000).toFixed(1) + " ms";
   return text;
+}
+
+const VERDICT_TEXT = {
+  matches: "matches skan-mock's prediction",
+  differs: "differs from skan-mock's prediction",
+  unverified: "unverified: nothing to compare with",
+};
+
+function show(value) {
+  return value === null || value === undefined ? "–" : String(value);
+}
+
+/** A received postback, decoded, beside what skan-mock predicted for its window when it arrived. */
+function receivedBesidePrediction(received) {
+  const comparison = received.comparison || null;
+  const predicted = (comparison && comparison.predicted) || {};
+  const verdict = $("details-postback-verdict");
+  verdict.textContent = comparison ? VERDICT_TEXT[comparison.result] || comparison.result : "not compared (journaled by an older skan-mock)";
+  verdict.dataset.verdict = comparison ? comparison.result : "";
+  const window = received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+  const rows = [
+    ["framework", FRAMEWORKS[received.framework] || received.framework, null],
+    ["version", received.version, null],
+    ["window", window, null],
+    ["tier", null, comparison ? comparison.tier : null],
+    ["status", null, predicted.status],
+    ["value", postbackValue(received), comparison && comparison.predicted ? postbackValue(predicted) : null],
+    ["did-win", received.did_win, null],
+    ["source identifier", received.source_identifier, null],
+    // The verifier's reason starts with its verdict ("unverified: app-id is missing").
+    ["signature", received.reason || signatureText(received), null],
+  ];
+  const body = $("details-postback-compare").tBodies[0];
+  body.replaceChildren();
+  for (const [name, got, expected] of rows) {
+    const row = document.createElement("tr");
+    if (name === "value" && comparison && comparison.result === "differs") row.className = "differs";
+    row.append(el("th", name), el("td", show(got)), el("td", show(expected)));
+    body.append(row);
+  }
+  const differences = $("details-postback-differences");
+  differences.replaceChildren();
+  for (const text of (comparison && comparison.differences) || []) differences.append(el("li", text, "message"));
 }
 
 /** Shows `entry`; `tr` is its feed row when it was opened from the feed. */
@@ -81,6 +124,9 @@ export function showDetails(entry, tr) {
   const postback = postbackSummary(entry);
   $("details-postback").hidden = !postback;
   if (postback) $("details-postback-json").textContent = pretty(postback.detail);
+  const received = postback && entry.postback ? entry.postback : null;
+  $("details-postback-received").hidden = !received;
+  if (received) receivedBesidePrediction(received);
   $("curl-text").hidden = true;
   $("curl-text").value = curlCommand(entry);
 }

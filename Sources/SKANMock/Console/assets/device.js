@@ -1,9 +1,9 @@
 // One device in SKAN time: its answers along the device's own clock (the server's clock with its
 // offset, counted from the device's first call), the three SKAN 4 windows with their boundaries and
-// locks, and under each window the postback Apple would send for it.
+// locks, and under each window the postback Apple would send for it beside the ones received.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, conditionText, parseBody, valuesText } from "./answers.js";
+import { answerText, comparisonVerdict, conditionText, parseBody, postbackValue, signatureText, valuesText } from "./answers.js";
 import { COARSE } from "./vocabulary.js";
 import { showDetails } from "./details.js";
 
@@ -220,8 +220,50 @@ function appleFields(postback, tier) {
   return box;
 }
 
-/** One card: the postback of window `n` at every crowd-anonymity tier, and what its value means. */
-function card(n, tiers, start, developer) {
+/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
+function receivedWindow(received) {
+  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+}
+
+/**
+ * What arrived at the receiver for one window, beside the prediction above it: each postback's
+ * value, the tier it was read at, and how it compared with the prediction when it arrived.
+ */
+function receivedBlock(received) {
+  const box = el("div", null, "received");
+  box.append(el("p", "Received (" + received.length + ")", "received-title"));
+  if (!received.length) {
+    box.append(el("p", "nothing received for this window yet", "received-none"));
+    return box;
+  }
+  const list = el("ul", null, "received-list");
+  for (const entry of received) {
+    const postback = entry.postback;
+    const verdict = comparisonVerdict(postback);
+    const tier = postback.comparison && postback.comparison.tier !== null && postback.comparison.tier !== undefined
+      ? " at tier " + postback.comparison.tier : "";
+    const item = el("li");
+    item.dataset.verdict = verdict || "";
+    item.tabIndex = 0;
+    item.title = ((postback.comparison && postback.comparison.differences) || []).join("; ") || "click for the postback";
+    item.append(
+      el("span", "#" + entry.id + " " + postbackValue(postback) + tier, "received-value"),
+      el("span", verdict || "not compared", "verdict"),
+      el("span", "signature " + signatureText(postback), "signature"),
+    );
+    item.addEventListener("click", () => showDetails(entry, null));
+    item.addEventListener("keydown", (event) => { if (event.key === "Enter") showDetails(entry, null); });
+    list.append(item);
+  }
+  box.append(list);
+  return box;
+}
+
+/**
+ * One card: the postback of window `n` at every crowd-anonymity tier, what its value means, and
+ * the postbacks received for that window.
+ */
+function card(n, tiers, start, developer, received) {
   const best = tiers[tiers.length - 1].postbacks[n];
   const box = el("section", null, "postback-card");
   box.dataset.window = "p" + n;
@@ -238,7 +280,7 @@ function card(n, tiers, start, developer) {
     body.append(row);
   }
   table.append(body);
-  box.append(table);
+  box.append(el("p", "What Apple would send", "predicted-title"), table, receivedBlock(received));
   const meaning = best.meaning || [];
   if (meaning.length) {
     const list = el("ul", null, "meaning");
@@ -253,23 +295,27 @@ function card(n, tiers, start, developer) {
   return box;
 }
 
-function skan3Card(postback, start, tier) {
+function skan3Card(postback, start, tier, received) {
   const box = el("section", null, "postback-card");
   box.dataset.window = "skan3";
   box.dataset.status = postback.status;
   box.append(el("h4", "SKAN 3 postback"), el("p", STATUS[postback.status] || postback.status, "status status-" + postback.status));
   const when = sendText(postback, start);
   if (when) box.append(el("p", when, "send"));
-  box.append(el("p", carried(postback), "carries"));
+  box.append(el("p", "What Apple would send: " + carried(postback), "carries"), receivedBlock(received));
   if (postback.apple) box.append(appleFields(postback, tier));
   return box;
 }
 
-function postbackCards(postbacks, start) {
+/** The cards, window by window; `received` are the device's received postbacks' journal entries. */
+function postbackCards(postbacks, start, received) {
   const cards = el("div", null, "postback-cards");
   const tiers = postbacks?.skan4 || [];
-  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode));
-  if (postbacks?.skan3) cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3));
+  const forWindow = (name) => received.filter((entry) => receivedWindow(entry.postback) === name);
+  if (tiers.length) for (let n = 0; n < 3; n++) cards.append(card(n, tiers, start, postbacks.developer_mode, forWindow("p" + n)));
+  if (postbacks?.skan3) {
+    cards.append(skan3Card(postbacks.skan3, start, tiers.length ? tiers[tiers.length - 1].tier : 3, forWindow("skan3")));
+  }
   return cards;
 }
 
@@ -315,11 +361,11 @@ function postbackControls(device, start, redraw) {
   return form;
 }
 
-async function showPostbacks(device, postbacks, start) {
-  const redraw = async () => showPostbacks(device, (await api(postbacksPath(device))).json, start);
+async function showPostbacks(device, postbacks, start, received) {
+  const redraw = async () => showPostbacks(device, (await api(postbacksPath(device))).json, start, received);
   $("postbacks").replaceChildren(
     postbackControls(device, start, redraw),
-    postbacks ? postbackCards(postbacks, start) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
+    postbacks ? postbackCards(postbacks, start, received) : el("p", "The server keeps no state for this device, so no postbacks.", "empty"),
   );
 }
 
@@ -342,7 +388,9 @@ export async function deviceView(device) {
   $("lanes").replaceChildren(scroller, legend(), info, details);
   // The timeline keeps Apple's usual timings; the cards follow the switches.
   const shown = postbacksPath(device).includes("?") ? (await api(postbacksPath(device))).json : postbacks;
-  await showPostbacks(device, shown, start);
+  // Received postbacks named for this device (`?device=ID` on the receiving URL), oldest first.
+  const received = entries.filter((entry) => entry.endpoint === "postback" && entry.postback);
+  await showPostbacks(device, shown, start, received);
   const deviceState = await api("/__admin/devices/" + encodeURIComponent(device));
   $("device-state").textContent = deviceState.status === 404 ? "The server keeps no state for this device." : pretty(deviceState.json);
   setConnection("live");

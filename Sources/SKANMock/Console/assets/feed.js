@@ -48,6 +48,7 @@ function row(entry) {
   // A postback has no event or answer of Singular's: its framework, window, value and verdict.
   const postback = postbackSummary(entry);
   if (postback) tr.classList.add("postback");
+  if (postback && postback.verdict) tr.dataset.verdict = postback.verdict;
   tr.append(
     el("td", timeText(entry.time)),
     el("td", entry.endpoint || "-"),
