@@ -39,7 +39,9 @@ struct SKANMockCommand: ParsableCommand {
         }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            // `serve` named when nothing is: ArgumentParser reports a default subcommand's failure
+            // as a missing argument, with the whole help after it.
+            command = try parseAsRoot(arguments.isEmpty ? ["serve"] : arguments)
         } catch {
             fail(error, see: nil)
         }
@@ -53,9 +55,11 @@ struct SKANMockCommand: ParsableCommand {
     }
 
     private static func fail(_ error: any Error, see: String?) -> Never {
-        // An option group said its refusal itself (`ServeOptionGroup.check`).
-        if let status = Serve.refused.withLock({ $0 }) { System.exit(status) }
-        if error is ExitCode || exitCode(for: error) == .success { exit(withError: error) }
+        // An exit status without a message (`ExitCode`, from `run` or an option group's
+        // `validate`): what was wrong has been said (`Serve.refusing`).
+        if error is ExitCode || exitCode(for: error) == .success || fullMessage(for: error).isEmpty {
+            exit(withError: error)
+        }
         StandardStreams.error(Self.oneLine(fullMessage(for: error), see: see))
         System.exit(exitCode(for: error).rawValue)
     }

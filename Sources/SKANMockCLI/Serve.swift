@@ -87,14 +87,9 @@ struct Serve: ParsableCommand {
             return try step()
         } catch {
             StandardStreams.error("skan-mock: \(error.description)")
-            refused.withLock { $0 = error.exitStatus }
             throw ExitCode(error.exitStatus)
         }
     }
-
-    /// The exit status of a refusal already said: ArgumentParser wraps an option group's error in
-    /// its own (with no arguments, in one that prints the whole help), so `main` exits with this.
-    static let refused = Mutex<Int32?>(nil)
 
     /// Said once the start is sure (a refused start is its one line): the notices, the listening
     /// lines scripts wait for, and what an upstream does with the app's requests.
