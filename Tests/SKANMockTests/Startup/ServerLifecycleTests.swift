@@ -59,22 +59,9 @@ import Testing
     /// the journal's file opened and the upstream started stops them again, and the file stays as
     /// it was (issue 48: the upstream was stopped by hand, the file neither flushed nor stopped).
     @Test func aResumeThatFailsAfterTheLogOpenedLeavesNoPartRunning() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "skan-mock-unwind-" + String(UInt64.random(in: 1...UInt64.max), radix: 36))
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("journal.jsonl").path
-        // Past the --resume limit, and sparse: nothing is written to make it.
-        #expect(FileManager.default.createFile(atPath: log, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: log))
-        try handle.truncate(atOffset: UInt64(FileBytes.journalLimit) + 1)
-        try handle.close()
-        var options = ServerOptions()
-        options.port = 0
-        options.watchModel = false
-        options.logPath = log
-        options.resume = true
-        options.upstream = try UpstreamOptions(baseURL: "https://upstream.test", mode: .shadow, timeoutSeconds: 5)
+        let (log, options) = try Self.resumingTooLargeALog(in: folder)
         let upstream = UpstreamTwin()
         let clock = ManualClock(seconds: InProcessServer.now)
         let made = Result { () throws(SKANMockServer.StartupError) -> SKANMockServer in
@@ -95,20 +82,9 @@ import Testing
     /// closed (not left to its last reference), the upstream stopped and no part in the lifecycle.
     /// Before issue 48 the file was neither flushed nor closed by a failed start.
     @Test func aFailedResumeFlushesAndClosesTheLogAndStopsTheUpstream() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "skan-mock-unwind-" + String(UInt64.random(in: 1...UInt64.max), radix: 36))
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("journal.jsonl").path
-        #expect(FileManager.default.createFile(atPath: log, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: log))
-        try handle.truncate(atOffset: UInt64(FileBytes.journalLimit) + 1)
-        try handle.close()
-        var options = ServerOptions()
-        options.port = 0
-        options.logPath = log
-        options.resume = true
-        options.upstream = try UpstreamOptions(baseURL: "https://upstream.test", mode: .shadow, timeoutSeconds: 5)
+        let (log, options) = try Self.resumingTooLargeALog(in: folder)
         let upstream = UpstreamTwin()
         let clock = OffsetClock(base: ManualClock(seconds: InProcessServer.now), offsetSeconds: 0)
         let lifecycle = ServerLifecycle()
@@ -148,6 +124,30 @@ import Testing
         #expect(String(decoding: try tail.readToEnd() ?? Data(), as: UTF8.self) == line)
     }
 
+    /// A folder of the test's own.
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "skan-mock-unwind-" + String(UInt64.random(in: 1...UInt64.max), radix: 36))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Options that resume a `--log` past the `--resume` limit (sparse: nothing is written to make
+    /// it), with an upstream, so that the start fails after the file and the upstream exist.
+    private static func resumingTooLargeALog(in folder: URL) throws -> (log: String, options: ServerOptions) {
+        let log = folder.appendingPathComponent("journal.jsonl").path
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        try handle.truncate(atOffset: UInt64(FileBytes.journalLimit) + 1)
+        try handle.close()
+        var options = ServerOptions()
+        options.port = 0
+        options.watchModel = false
+        options.logPath = log
+        options.resume = true
+        options.upstream = try UpstreamOptions(baseURL: "https://upstream.test", mode: .shadow, timeoutSeconds: 5)
+        return (log, options)
+    }
     /// This process's descriptors open on `path` (none where `/proc` is missing).
     static func descriptors(of path: String) -> [String] {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
