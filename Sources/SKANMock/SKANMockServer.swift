@@ -69,11 +69,12 @@ public final class SKANMockServer: Sendable {
         options: ServerOptions, clock: any SKANClock, localAddresses: @autoclosure () -> [String], edges: Edges
     ) throws(StartupError) {
         self.options = options
-        try StartupConfiguration.check(options, localAddresses: options.upstream == nil ? [] : localAddresses())
-        let files = try StartupFiles(options)
+        let checked = try StartupConfiguration.check(
+            options, localAddresses: options.upstream == nil ? [] : localAddresses())
+        let files = try StartupFiles(checked)
         let offsetClock = OffsetClock(base: clock, offsetSeconds: options.clockOffsetSeconds)
         self.clock = offsetClock
-        let running = try RunningParts(options, clock: offsetClock, edges: edges, into: lifecycle)
+        let running = try RunningParts(checked, clock: offsetClock, edges: edges, into: lifecycle)
         self.running = running
         let service = ConversionService(
             model: files.model, clock: offsetClock, deviceCapacity: options.deviceCapacity,
@@ -81,20 +82,20 @@ public final class SKANMockServer: Sendable {
         self.service = service
         faults = FaultInjector(rules: files.model.faults)
         let components = ServerComponents(
-            options, files: files, running: running, ports: ports, modelStatus: modelStatus, edges: edges)
+            checked, files: files, running: running, ports: ports, modelStatus: modelStatus, edges: edges)
         defaultTenant = Tenant(
             name: nil, service: service, faults: faults, clock: offsetClock, birthModel: files.model,
             arrivals: ArrivalOrder(limits: options.upstream?.shadowHeld ?? .standard))
         let routes = SingularRoutes(aliases: options.routes)
         let tenants = TenantRegistry.factory(
-            options, defaultService: service, clock: clock, components: components, routes: routes,
+            checked, defaultService: service, clock: clock, components: components, routes: routes,
             replay: files.replay)
         self.tenants = tenants
         let resumed = try running.unwinding { () throws(StartupError) in
-            try Self.resume(options, into: service, tenants: tenants, journal: running.journal, clock: offsetClock)
+            try Self.resume(checked, into: service, tenants: tenants, journal: running.journal, clock: offsetClock)
         }
         listeners = ServerListeners(
-            options, files: files, components: components,
+            checked, files: files, components: components,
             site: TenantSite(tenant: defaultTenant, server: components, routes: routes), tenants: tenants,
             registrations: adminRegistrations)
         notices = Self.notices(listeners, resume: resumed, replay: files.replay, https: files.https)

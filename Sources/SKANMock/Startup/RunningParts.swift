@@ -16,7 +16,7 @@ struct RunningParts: Sendable {
     private let lifecycle: ServerLifecycle
 
     init(
-        _ options: ServerOptions, clock: OffsetClock, edges: SKANMockServer.Edges, into lifecycle: ServerLifecycle
+        _ options: CheckedOptions, clock: OffsetClock, edges: SKANMockServer.Edges, into lifecycle: ServerLifecycle
     ) throws(StartupError) {
         self.lifecycle = lifecycle
         let sink: JournalFileSink?
@@ -43,7 +43,7 @@ struct RunningParts: Sendable {
             // Sends still waiting are journaled as not sent, before the journal's file is flushed.
             ServerPart("postback sender", stop: { grace in postbackSends.stop(gracePeriod: grace) })
         ])
-        let share = Tenant.journalBounds(options)
+        let share = Tenant.journalBounds(options.values)
         journal = Journal(
             capacity: options.journalSize, capacityBytes: options.journalBytes, tenantCapacity: share.capacity,
             tenantCapacityBytes: share.bytes, clock: clock, sink: sink)

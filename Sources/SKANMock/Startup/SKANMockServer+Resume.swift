@@ -9,7 +9,7 @@ extension SKANMockServer {
     /// `--resume`'s stage: nothing to do without it (the configuration stage made sure that it has
     /// a `--log` file).
     static func resume(
-        _ options: ServerOptions, into service: ConversionService, tenants: TenantRegistry, journal: Journal,
+        _ options: CheckedOptions, into service: ConversionService, tenants: TenantRegistry, journal: Journal,
         clock: OffsetClock
     ) throws(StartupError) -> [String] {
         guard options.resume, let path = options.logPath, path != "-" else { return [] }

@@ -4,7 +4,7 @@ extension ServerComponents {
     /// What every tenant shares, from what the first two stages made: the answer mode decided
     /// from the upstream and the replay file, the postbacks' keys from HTTPS's CA.
     init(
-        _ options: ServerOptions, files: StartupFiles, running: RunningParts, ports: ListeningPorts,
+        _ options: CheckedOptions, files: StartupFiles, running: RunningParts, ports: ListeningPorts,
         modelStatus: ModelStatus, edges: SKANMockServer.Edges
     ) {
         self.init(

@@ -17,7 +17,7 @@ struct ServerListeners: Sendable {
     let budgetNotice: String?
 
     init(
-        _ options: ServerOptions, files: StartupFiles, components: ServerComponents, site: TenantSite,
+        _ options: CheckedOptions, files: StartupFiles, components: ServerComponents, site: TenantSite,
         tenants: TenantRegistry, registrations: AdminRouteGroup.RouteRegistrations
     ) {
         var limits = options.limits
@@ -45,7 +45,7 @@ struct ServerListeners: Sendable {
     /// journaled too; HTTPS fails closed: a connection whose TLS session cannot be made is closed,
     /// counted and said (once per reason), never served as plain HTTP.
     private static func listeners(
-        _ options: ServerOptions, limits: HTTPLimits, https: HTTPSService?, responder: AppResponder,
+        _ options: CheckedOptions, limits: HTTPLimits, https: HTTPSService?, responder: AppResponder,
         metrics: ServerMetrics
     ) -> (http: HTTPServer, https: HTTPServer?) {
         var plain = HTTPServer.Configuration(

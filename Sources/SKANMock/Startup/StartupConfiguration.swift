@@ -1,13 +1,31 @@
 import SKANDomain
 
+/// Options the configuration stage has checked: the only kind the later stages take, so none of
+/// them can run on options nobody checked. Read like the options themselves (`checked.port`).
+@dynamicMemberLookup
+struct CheckedOptions: Sendable {
+    /// The options as given, for what takes them whole (a tenant's bounds).
+    let values: ServerOptions
+
+    fileprivate init(_ values: ServerOptions) { self.values = values }
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<ServerOptions, Value>) -> Value { values[keyPath: keyPath] }
+}
+
 /// The first stage of start-up: options that cannot work, alone or together, refused before any
 /// file is read or port bound, each in one line naming the option and why. Pure, so every refusal
 /// is tested without a file or a socket.
 enum StartupConfiguration {
     typealias StartupError = SKANMockServer.StartupError
 
-    /// `localAddresses`: this machine's interface addresses, for an upstream named by one of them.
-    static func check(_ options: ServerOptions, localAddresses: [String] = []) throws(StartupError) {
+    /// The options, checked for the stages after this one. `localAddresses`: this machine's
+    /// interface addresses, for an upstream named by one of them.
+    static func check(_ options: ServerOptions, localAddresses: [String] = []) throws(StartupError) -> CheckedOptions {
+        try refuseWhatCannotWork(options, localAddresses: localAddresses)
+        return CheckedOptions(options)
+    }
+
+    private static func refuseWhatCannotWork(_ options: ServerOptions, localAddresses: [String]) throws(StartupError) {
         let offset = options.clockOffsetSeconds
         guard offset.magnitude <= ServerOptions.maxClockOffsetSeconds.magnitude else {
             let limit = "more than 100 years (\(ServerOptions.maxClockOffsetSeconds) s) from the real time"

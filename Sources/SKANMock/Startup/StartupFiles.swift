@@ -11,7 +11,7 @@ struct StartupFiles: Sendable {
     let replay: Replay?
     let https: HTTPSService?
 
-    init(_ options: ServerOptions) throws(StartupError) {
+    init(_ options: CheckedOptions) throws(StartupError) {
         switch options.modelPath.map(SKANMockServer.readModel) ?? .success(.builtIn) {
         case .success(let loaded): model = loaded
         case .failure(let failure):

@@ -5,13 +5,14 @@ extension TenantRegistry {
     /// tenant starts with the server's model as it is then, the start-up clock offset and no
     /// device; one dropped leaves nothing behind, in the journal's view or the replay's either.
     static func factory(
-        _ options: ServerOptions, defaultService: ConversionService, clock: any SKANClock,
+        _ options: CheckedOptions, defaultService: ConversionService, clock: any SKANClock,
         components: ServerComponents, routes: SingularRoutes, replay: Replay?
     ) -> TenantRegistry {
         TenantRegistry(
-            capacity: options.maxTenants, deviceBounds: Tenant.deviceBounds(options), clock: clock,
+            capacity: options.maxTenants, deviceBounds: Tenant.deviceBounds(options.values), clock: clock,
             make: { name in
-                let tenant = Tenant.fresh(named: name, model: defaultService.model, baseClock: clock, options: options)
+                let tenant = Tenant.fresh(
+                    named: name, model: defaultService.model, baseClock: clock, options: options.values)
                 return TenantSite(tenant: tenant, server: components, routes: routes)
             },
             dropped: { [journal = components.journal] site in

@@ -84,7 +84,8 @@ import Testing
     @Test func aFailedResumeFlushesAndClosesTheLogAndStopsTheUpstream() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (log, options) = try Self.resumingTooLargeALog(in: folder)
+        let (log, given) = try Self.resumingTooLargeALog(in: folder)
+        let options = try StartupConfiguration.check(given)
         let upstream = UpstreamTwin()
         let clock = OffsetClock(base: ManualClock(seconds: InProcessServer.now), offsetSeconds: 0)
         let lifecycle = ServerLifecycle()
