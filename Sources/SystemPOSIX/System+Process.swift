@@ -29,6 +29,11 @@ extension System {
         _ = usleep(microseconds)
     }
 
+    /// Lets another thread that is ready run first (a wait of microseconds, for work under way).
+    public static func yieldProcessor() {
+        _ = sched_yield()
+    }
+
     public static func exit(_ code: Int32) -> Never {
         exitProcess(code)
     }

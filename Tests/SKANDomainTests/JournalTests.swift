@@ -124,6 +124,43 @@ import Testing
         #expect(journal.query().entries.map(\.id) == [6])
     }
 
+    /// A recorder of tenant `a` that took its id and has not stored its entry yet (descheduled
+    /// while building its JSON) holds back tenant `b`'s later entry: a count of `b`'s, and a
+    /// clear of `b`'s, wait for it, so each sees every exchange recorded before it began. A CI run
+    /// once counted none of a tenant's five requests, made just before, for this.
+    @Test func readsAndClearsWaitForEntriesRecordedBeforeThem() {
+        let (service, _) = makeService()
+        let journal = Journal(clock: ManualClock(seconds: T0))
+        func entry(_ id: Int64, tenant: String) -> JournalEntry {
+            let req = request(.skan3, skan3Params())
+            let o = service.handle(.skan3, req)
+            return JournalEntry.make(
+                id: id, timeMilliseconds: T0 * 1000, request: req, endpoint: nil, outcome: o, status: 200, body: [],
+                durationMicros: 1, extra: [], tenant: tenant)
+        }
+        for round in 0..<2 {
+            let held = journal.takeId()
+            let mine = journal.takeId()
+            journal.store(entry(mine, tenant: "b"))
+            let answered = DispatchSemaphore(value: 0)
+            let seen = Mutex(-1)
+            DispatchQueue.global().async {
+                if round == 0 {
+                    seen.withLock { $0 = journal.count(JournalFilter(tenant: .only("b"))) }
+                } else {
+                    journal.clear(tenant: "b")
+                    seen.withLock { $0 = journal.count(JournalFilter(tenant: .only("b"))) }
+                }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut, "it waits for id \(held)")
+            journal.store(entry(held, tenant: "a"))
+            #expect(answered.wait(timeout: .now() + 10) == .success)
+            // The count saw b's entry; the clear removed it (nothing came back after the clear).
+            #expect(seen.withLock { $0 } == (round == 0 ? 1 : 0))
+        }
+    }
+
     /// One tenant's clear empties its own part: the others' entries stay, with their ids, each
     /// part bounded on its own.
     @Test func aTenantsClearLeavesTheOthersEntries() {

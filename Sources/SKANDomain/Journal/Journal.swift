@@ -77,16 +77,28 @@ public final class Journal: Sendable {
         request: SKANRequest, outcome: SKANOutcome?, endpoint: JournalEndpoint?, status: Int, body: [UInt8],
         durationMicros: Int64, extra: [JSONMember], tenant: String?, postback: PostbackExchange?
     ) -> Int64 {
-        let id = state.withLock { s in
-            let id = s.nextId
-            s.nextId += 1
-            return id
-        }
+        let id = takeId()
         let entry = JournalEntry.make(
             id: id,
             timeMilliseconds: outcome?.timeMilliseconds ?? postback?.timeMilliseconds ?? clock.nowMilliseconds(),
             request: request, endpoint: outcome?.journalEndpoint ?? endpoint, outcome: outcome, status: status,
             body: body, durationMicros: durationMicros, extra: extra, tenant: tenant, postback: postback)
+        store(entry)
+        return id
+    }
+
+    /// The next id, taken before the entry's JSON is built (outside the lock).
+    func takeId() -> Int64 {
+        state.withLock { s in
+            let id = s.nextId
+            s.nextId += 1
+            return id
+        }
+    }
+
+    /// Stores `entry` (its id taken with `takeId`), with the ones waiting for it, in id order.
+    func store(_ entry: JournalEntry) {
+        let id = entry.id
         // Entries pushed out of a full part are returned, to be released after the lock, not under
         // it; in the usual case one entry is committed and at most one displaced, with no array.
         let (single, more, _) = state.withLock { s -> (JournalEntry?, [JournalEntry], JournalPartition.Displaced) in
@@ -106,8 +118,35 @@ public final class Journal: Sendable {
         }
         if let single { waiters.check(single) }
         for entry in more { waiters.check(entry) }
-        return id
     }
+
+    /// Runs `body` under the lock once every entry whose id was taken before the call is stored,
+    /// so a read or a clear sees every exchange recorded before it began, whoever else records.
+    /// Entries are stored in id order, and an id is taken before the entry's JSON is built: one
+    /// recorder descheduled between the two (a loaded machine) held back every tenant's entries
+    /// after its own, and a test that counted its tenant's requests right after making them found
+    /// none. The wait is for JSON being built (microseconds); past about a second, what is stored
+    /// is read, so an admin request never hangs.
+    private func settled<Result>(_ body: (inout State) -> Result) -> Result {
+        var goal: Int64?
+        var tries = 0
+        while true {
+            let result = state.withLock { s -> Result? in
+                let through = goal ?? (s.nextId - 1)
+                guard s.nextToCommit > through || tries >= Self.settleTries else {
+                    goal = through
+                    return nil
+                }
+                return body(&s)
+            }
+            if let result { return result }
+            tries += 1
+            if tries < 64 { System.yieldProcessor() } else { System.sleep(microseconds: 200) }
+        }
+    }
+
+    /// About a second of waiting for stores under way: 64 yields, then 200 µs sleeps.
+    private static let settleTries = 64 + 5_000
 
     /// Records a postback received or sent (`PostbackExchange`) as endpoint `postback`, with its
     /// `extra` members (the typed postback, what was sent). Returns the entry's id.
@@ -231,7 +270,7 @@ public final class Journal: Sendable {
     /// Matching entries in ascending id order, limited as `JournalFilter.limit` describes; `dropped`
     /// counts the drops of the parts read.
     public func query(_ filter: JournalFilter = JournalFilter()) -> JournalPage {
-        state.withLock { s in
+        settled { s in
             let parts = partitions(filter.tenant, s)
             var matches: [JournalEntry] = []
             for part in parts {
@@ -249,7 +288,7 @@ public final class Journal: Sendable {
 
     /// How many entries match (ignoring `limit`).
     public func count(_ filter: JournalFilter = JournalFilter()) -> Int {
-        state.withLock { s in count(filter, s) }
+        settled { s in count(filter, s) }
     }
 
     /// Files a waiter with what already matches, under the lock (`JournalWaiters.add`); true when
@@ -278,7 +317,7 @@ public final class Journal: Sendable {
     /// part itself (a tenant dropped from the registry).
     public func clear(devices: Bool = false, tenant: String? = nil, forget: Bool = false) {
         // What the part held is returned, to be released after the lock, not under it.
-        _ = state.withLock { s -> [JournalEntry?] in
+        _ = settled { s -> [JournalEntry?] in
             let through = s.nextToCommit - 1
             sink?.write(line: JournalResetMarker(through: through, devices: devices, tenant: tenant).line)
             s.generation += 1
