@@ -47,11 +47,10 @@ public struct PostbackComparison: Sendable, Equatable {
 
     /// `postback` against `predicted`, made with `options(for:developerMode:)`.
     public static func compare(_ postback: ReceivedPostback, with predicted: DevicePostbacks) -> PostbackComparison {
-        let isSKAN3 = postback.version.map { $0.hasPrefix("3.") } ?? false
-        let tier = isSKAN3 ? nil : Self.tier(of: postback)
-        let window = isSKAN3 ? "skan3" : "p\(postback.index)"
+        let tier = postback.isSKAN3 ? nil : Self.tier(of: postback)
+        let window = postback.windowName
         let expected: PostbackSimulator.Postback? =
-            isSKAN3
+            postback.isSKAN3
             ? predicted.skan3
             : predicted.tiers.first { $0.tier == tier }.flatMap { t in
                 postback.index < t.postbacks.count ? t.postbacks[postback.index] : nil
@@ -114,20 +113,18 @@ public struct PostbackComparison: Sendable, Equatable {
 
     /// Named for a device skan-mock does not know: nothing to compare with.
     public static func unknownDevice(_ postback: ReceivedPostback, device: String) -> PostbackComparison {
-        let isSKAN3 = postback.version.map { $0.hasPrefix("3.") } ?? false
-        return PostbackComparison(
-            result: .differs, device: device, tier: isSKAN3 ? nil : tier(of: postback),
-            window: isSKAN3 ? "skan3" : "p\(postback.index)",
+        PostbackComparison(
+            result: .differs, device: device, tier: postback.isSKAN3 ? nil : tier(of: postback),
+            window: postback.windowName,
             differences: ["skan-mock does not know device \(device): it has made no prediction for it"],
             predicted: .null, candidates: [])
     }
 
     /// No device named: the devices whose prediction it matches.
     public static func unmatched(_ postback: ReceivedPostback, candidates: [String]) -> PostbackComparison {
-        let isSKAN3 = postback.version.map { $0.hasPrefix("3.") } ?? false
-        return PostbackComparison(
-            result: .unmatched, device: nil, tier: isSKAN3 ? nil : tier(of: postback),
-            window: isSKAN3 ? "skan3" : "p\(postback.index)", differences: [], predicted: .null,
+        PostbackComparison(
+            result: .unmatched, device: nil, tier: postback.isSKAN3 ? nil : tier(of: postback),
+            window: postback.windowName, differences: [], predicted: .null,
             candidates: candidates)
     }
 

@@ -51,7 +51,7 @@ public struct ReceivedPostbackCheck: Sendable {
                 comparison = PostbackComparison.unmatched(p, candidates: found)
             }
             let meaning =
-                p.version?.hasPrefix("3.") == true
+                p.isSKAN3
                 ? nil
                 : model.flatMap { PostbackMeaning.received(index: p.index, fine: p.fine, coarse: p.coarse, model: $0) }
             checks.append(ReceivedPostbackCheck(entry: entry, comparison: comparison, meaning: meaning))

@@ -26,6 +26,12 @@ public struct ReceivedPostback: Sendable, Equatable {
     public var jwsPayload: JSONValue?
     public var signed: Signed
 
+    /// SKAN 3's one postback (a `version` of 3.x): it has no window index nor tier.
+    public var isSKAN3: Bool { version?.hasPrefix("3.") ?? false }
+
+    /// The window it is for, as the journal and the console name it: `skan3`, else `p0`-`p2`.
+    public var windowName: String { isSKAN3 ? "skan3" : "p\(index)" }
+
     /// What the signature covers, for the verifier.
     public enum Signed: Sendable, Equatable {
         /// SKAdNetwork: the fields joined by U+2063 in the version's order, and the DER signature

@@ -63,6 +63,11 @@ export function postbackValue(postback) {
   return postback.coarse ? "coarse " + postback.coarse : "no value";
 }
 
+/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
+export function receivedWindow(received) {
+  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+}
+
 /** The signature's verdict in a word: verified, unverified (skan-mock cannot tell) or bad. */
 export function signatureText(received) {
   return received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
@@ -92,7 +97,7 @@ export function postbackSummary(entry) {
     parts.push("signature " + signatureText(received));
     return {
       event: "received " + (FRAMEWORKS[received.framework] || received.framework),
-      window: received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index,
+      window: receivedWindow(received),
       answer: parts.join(", "),
       verdict,
       detail: received,
@@ -440,7 +445,7 @@ export async function loadCoverage(unauthorized) {
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, signatureText } from "./answers.js";
+import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, receivedWindow, signatureText } from "./answers.js";
 
 let selected = null;
 
@@ -494,11 +499,10 @@ function receivedBesidePrediction(received) {
   const verdict = $("details-postback-verdict");
   verdict.textContent = comparison ? VERDICT_TEXT[comparison.result] || comparison.result : "not compared (journaled by an older skan-mock)";
   verdict.dataset.verdict = comparison ? comparison.result : "";
-  const window = received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
   const rows = [
     ["framework", FRAMEWORKS[received.framework] || received.framework, null],
     ["version", received.version, null],
-    ["window", window, null],
+    ["window", receivedWindow(received), null],
     ["tier", null, comparison ? comparison.tier : null],
     ["status", null, predicted.status],
     ["value", postbackValue(received), comparison && comparison.predicted ? postbackValue(predicted) : null],
@@ -597,7 +601,9 @@ export function initDetails() {
 // locks, and under each window the postback Apple would send for it beside the ones received.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, comparisonVerdict, conditionText, parseBody, postbackValue, signatureText, valuesText } from "./answers.js";
+import {
+  answerText, comparisonVerdict, conditionText, parseBody, postbackValue, receivedWindow, signatureText, valuesText,
+} from "./answers.js";
 import { COARSE } from "./vocabulary.js";
 import { showDetails } from "./details.js";
 
@@ -812,11 +818,6 @@ function appleFields(postback, tier) {
     box.append(el("pre", pretty(postback.jws.payload)));
   }
   return box;
-}
-
-/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
-function receivedWindow(received) {
-  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
 }
 
 /**

@@ -56,6 +56,11 @@ export function postbackValue(postback) {
   return postback.coarse ? "coarse " + postback.coarse : "no value";
 }
 
+/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
+export function receivedWindow(received) {
+  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
+}
+
 /** The signature's verdict in a word: verified, unverified (skan-mock cannot tell) or bad. */
 export function signatureText(received) {
   return received.bad_signature ? "bad signature" : received.verified ? "verified" : "unverified";
@@ -85,7 +90,7 @@ export function postbackSummary(entry) {
     parts.push("signature " + signatureText(received));
     return {
       event: "received " + (FRAMEWORKS[received.framework] || received.framework),
-      window: received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index,
+      window: receivedWindow(received),
       answer: parts.join(", "),
       verdict,
       detail: received,

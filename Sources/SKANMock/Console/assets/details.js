@@ -1,7 +1,7 @@
 // The details panel: one request's findings, parameters as sent, SKAN fields as parsed, the answer
 // (and, with --upstream, the other side's answer), and the request as a curl command.
 import { $, el, pretty } from "./dom.js";
-import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, signatureText } from "./answers.js";
+import { FRAMEWORKS, parseBody, postbackSummary, postbackValue, receivedWindow, signatureText } from "./answers.js";
 
 let selected = null;
 
@@ -55,11 +55,10 @@ function receivedBesidePrediction(received) {
   const verdict = $("details-postback-verdict");
   verdict.textContent = comparison ? VERDICT_TEXT[comparison.result] || comparison.result : "not compared (journaled by an older skan-mock)";
   verdict.dataset.verdict = comparison ? comparison.result : "";
-  const window = received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
   const rows = [
     ["framework", FRAMEWORKS[received.framework] || received.framework, null],
     ["version", received.version, null],
-    ["window", window, null],
+    ["window", receivedWindow(received), null],
     ["tier", null, comparison ? comparison.tier : null],
     ["status", null, predicted.status],
     ["value", postbackValue(received), comparison && comparison.predicted ? postbackValue(predicted) : null],

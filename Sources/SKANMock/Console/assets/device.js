@@ -3,7 +3,9 @@
 // locks, and under each window the postback Apple would send for it beside the ones received.
 import { $, el, pretty, setConnection, svg } from "./dom.js";
 import { api } from "./api.js";
-import { answerText, comparisonVerdict, conditionText, parseBody, postbackValue, signatureText, valuesText } from "./answers.js";
+import {
+  answerText, comparisonVerdict, conditionText, parseBody, postbackValue, receivedWindow, signatureText, valuesText,
+} from "./answers.js";
 import { COARSE } from "./vocabulary.js";
 import { showDetails } from "./details.js";
 
@@ -218,11 +220,6 @@ function appleFields(postback, tier) {
     box.append(el("pre", pretty(postback.jws.payload)));
   }
   return box;
-}
-
-/** The window a received postback is for: `skan3` for SKAN 3's one, else `p0`-`p2`. */
-function receivedWindow(received) {
-  return received.version && received.version.startsWith("3.") ? "skan3" : "p" + received.index;
 }
 
 /**
