@@ -41,7 +41,7 @@ struct SKANMockCommand: ParsableCommand {
         do {
             // `serve` named when nothing is: ArgumentParser reports a default subcommand's failure
             // as a missing argument, with the whole help after it.
-            command = try parseAsRoot(arguments.isEmpty ? ["serve"] : arguments)
+            command = try parseAsRoot(arguments.isEmpty ? [Serve._commandName] : arguments)
         } catch {
             fail(error, see: nil)
         }

@@ -127,11 +127,11 @@ public final class Journal: Sendable {
     /// after its own, and a test that counted its tenant's requests right after making them found
     /// none. The wait is for JSON being built (microseconds); past about a second, what is stored
     /// is read, so an admin request never hangs.
-    private func settled<Result>(_ body: (inout State) -> Result) -> Result {
+    private func settled<Value>(_ body: (inout State) -> Value) -> Value {
         var goal: Int64?
         var tries = 0
         while true {
-            let result = state.withLock { s -> Result? in
+            let result = state.withLock { s -> Value? in
                 let through = goal ?? (s.nextId - 1)
                 guard s.nextToCommit > through || tries >= Self.settleTries else {
                     goal = through
